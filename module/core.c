@@ -1,0 +1,99 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * provoke_crash: crash or injure the running kernel on purpose.
+ *
+ * This file holds only the plumbing: the debugfs directory, one trigger
+ * file per crash type, the `types` listing, and module load and unload.
+ * The crash points live in crashpoints.c, the crash routines in crashes/.
+ */
+#include <linux/debugfs.h>
+#include <linux/err.h>
+#include <linux/fs.h>
+#include <linux/module.h>
+#include <linux/seq_file.h>
+
+#include "provoke_crash.h"
+
+#define PC_DIR_NAME "provoke-crash"
+
+static struct dentry *pc_dir;
+
+/* Writing anything to a trigger file runs its crash in the writer. */
+static ssize_t pc_trigger_write(struct file *file, const char __user *buf,
+				size_t count, loff_t *ppos)
+{
+	const struct pc_crash_type *type = file->private_data;
+
+	pc_crash_run(type, "trigger");
+	return count;
+}
+
+static const struct file_operations pc_trigger_fops = {
+	.owner = THIS_MODULE,
+	.open = simple_open,
+	.write = pc_trigger_write,
+	.llseek = noop_llseek,
+};
+
+static int pc_types_show(struct seq_file *m, void *unused)
+{
+	int i;
+
+	for (i = 0; i < PC_NR_CRASH_TYPES; i++)
+		seq_printf(m, "%s\t%s\n", pc_crash_types[i].name,
+			   pc_crash_types[i].description);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(pc_types);
+
+static int __init pc_init(void)
+{
+	struct dentry *old;
+	int i, ret;
+
+	/* LKDTM uses the same name; refuse rather than mix files with it. */
+	old = debugfs_lookup(PC_DIR_NAME, NULL);
+	if (old) {
+		dput(old);
+		pr_err("debugfs directory %s already exists (is lkdtm or another provoke_crash loaded?)\n",
+		       PC_DIR_NAME);
+		return -EBUSY;
+	}
+
+	pc_dir = debugfs_create_dir(PC_DIR_NAME, NULL);
+	if (IS_ERR(pc_dir)) {
+		pr_err("cannot create debugfs directory %s: error %ld\n",
+		       PC_DIR_NAME, PTR_ERR(pc_dir));
+		return PTR_ERR(pc_dir);
+	}
+
+	for (i = 0; i < PC_NR_CRASH_TYPES; i++)
+		debugfs_create_file(pc_crash_types[i].name, 0200, pc_dir,
+				    (void *)&pc_crash_types[i],
+				    &pc_trigger_fops);
+	debugfs_create_file("types", 0400, pc_dir, NULL, &pc_types_fops);
+
+	ret = pc_crashpoints_init(pc_dir);
+	if (ret) {
+		debugfs_remove(pc_dir);
+		return ret;
+	}
+	pr_info("loaded: %d crash types in /sys/kernel/debug/%s\n",
+		PC_NR_CRASH_TYPES, PC_DIR_NAME);
+	return 0;
+}
+
+static void __exit pc_exit(void)
+{
+	/* Files first: debugfs waits for writers still inside them. */
+	debugfs_remove(pc_dir);
+	pc_crashpoints_exit();
+	pr_info("unloaded\n");
+}
+
+module_init(pc_init);
+module_exit(pc_exit);
+
+MODULE_LICENSE("GPL");
+MODULE_DESCRIPTION("Crash or injure the running kernel on purpose, on demand");
+MODULE_VERSION("0.1");

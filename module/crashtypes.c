@@ -1,0 +1,49 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The module's view of the crash-type table: each entry of PC_CRASH_TYPES
+ * bound to its routine, and the common wrapper that runs one.
+ */
+#include <linux/kernel.h>
+#include <linux/printk.h>
+
+#include "provoke_crash.h"
+
+#define PC_TYPE_ENTRY(_name, _cat, _ctx, _fate, _desc, _expect)	\
+	{								\
+		.name = #_name,						\
+		.description = _desc,					\
+		.context = _ctx,					\
+		.fate = _fate,						\
+		.run = pc_crash_##_name,				\
+	},
+
+const struct pc_crash_type pc_crash_types[PC_NR_CRASH_TYPES] = {
+	PC_CRASH_TYPES(PC_TYPE_ENTRY)
+};
+
+const char *pc_context_name(int context)
+{
+	switch (context) {
+	case PC_CTX_TASK:
+		return "task";
+	case PC_CTX_ATOMIC:
+		return "atomic";
+	case PC_CTX_NMI:
+		return "nmi";
+	}
+	return "?";
+}
+
+void pc_crash_run(const struct pc_crash_type *type, const char *where)
+{
+	int ret;
+
+	pr_info("%s: %s: %s\n", where, type->name, type->description);
+	ret = type->run();
+
+	/* An oops or a panic that returns means a protection is missing. */
+	if (ret == 0 &&
+	    (type->fate == PC_FATE_OOPS || type->fate == PC_FATE_PANIC))
+		pr_err("FAIL: %s returned: the kernel survived a crash it should not have\n",
+		       type->name);
+}

@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Declarations shared by the files of the provoke_crash module. */
+#ifndef PROVOKE_CRASH_H
+#define PROVOKE_CRASH_H
+
+#include <linux/debugfs.h>
+#include <linux/types.h>
+
+#include "provoke_crash_types.h"
+
+struct pc_crash_type {
+	const char *name;
+	const char *description;
+	int context;		/* PC_CTX_*: deepest context it may run in */
+	int fate;		/* PC_FATE_* */
+	/* 0, or -EINPROGRESS when the crash will happen later. */
+	int (*run)(void);
+};
+
+/* Built from PC_CRASH_TYPES in crashtypes.c, indexed like the parser. */
+extern const struct pc_crash_type pc_crash_types[PC_NR_CRASH_TYPES];
+
+/* Run a crash routine; @where says who asked, for the log. */
+void pc_crash_run(const struct pc_crash_type *type, const char *where);
+
+/* Name of a PC_CTX_* value, as shown in listings. */
+const char *pc_context_name(int context);
+
+/* crashpoints.c: the control file and the kprobes behind it. */
+int pc_crashpoints_init(struct dentry *dir);
+void pc_crashpoints_exit(void);
+
+/* One prototype per crash routine, named after the table entry. */
+#define PC_DECLARE_CRASH(name, ...) int pc_crash_##name(void);
+PC_CRASH_TYPES(PC_DECLARE_CRASH)
+#undef PC_DECLARE_CRASH
+
+#endif /* PROVOKE_CRASH_H */

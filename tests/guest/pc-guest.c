@@ -1,0 +1,97 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * pc-guest: the test bench's helper inside the QEMU guest.
+ *
+ *   pc-guest write FILE TEXT   one write(2) of TEXT (C escapes \n \t \0
+ *                              allowed), prints "write: ok" or
+ *                              "write: error ENAME (message)"
+ *   pc-guest hit SYSCALL N     make SYSCALL N times (getppid, getpgrp,
+ *                              sync), prints "hit: SYSCALL xN done"
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+static size_t unescape(const char *in, char *out)
+{
+	size_t n = 0;
+
+	for (; *in; in++) {
+		if (*in != '\\' || !in[1]) {
+			out[n++] = *in;
+			continue;
+		}
+		switch (*++in) {
+		case 'n':
+			out[n++] = '\n';
+			break;
+		case 't':
+			out[n++] = '\t';
+			break;
+		case '0':
+			out[n++] = '\0';
+			break;
+		default:
+			out[n++] = *in;
+		}
+	}
+	return n;
+}
+
+static int do_write(const char *file, const char *text)
+{
+	char *buf = malloc(strlen(text) + 1);
+	size_t len = unescape(text, buf);
+	int fd = open(file, O_WRONLY);
+	ssize_t n;
+
+	if (fd < 0) {
+		printf("write: open %s: error %s (%s)\n", file,
+		       strerrorname_np(errno), strerror(errno));
+		return 1;
+	}
+	fflush(stdout);
+	n = write(fd, buf, len);
+	if (n < 0) {
+		printf("write: error %s (%s)\n", strerrorname_np(errno),
+		       strerror(errno));
+		return 1;
+	}
+	printf("write: ok (%zd of %zu bytes)\n", n, len);
+	return 0;
+}
+
+static int do_hit(const char *name, long times)
+{
+	long nr, i;
+
+	if (!strcmp(name, "getppid"))
+		nr = SYS_getppid;
+	else if (!strcmp(name, "getpgrp"))
+		nr = SYS_getpgrp;
+	else if (!strcmp(name, "sync"))
+		nr = SYS_sync;
+	else
+		return fprintf(stderr, "pc-guest: unknown syscall %s\n", name), 2;
+	fflush(stdout);
+	for (i = 0; i < times; i++)
+		syscall(nr);
+	printf("hit: %s x%ld done\n", name, times);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	if (argc == 4 && !strcmp(argv[1], "write"))
+		return do_write(argv[2], argv[3]);
+	if (argc == 4 && !strcmp(argv[1], "hit"))
+		return do_hit(argv[2], atol(argv[3]));
+	fprintf(stderr, "usage: pc-guest write FILE TEXT | hit SYSCALL N\n");
+	return 2;
+}

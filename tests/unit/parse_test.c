@@ -1,0 +1,160 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Unit tests of the control-line parser (module/parse.c), run in user
+ * space under ASan and UBSan.  One table row per line: the input, the
+ * errno expected (0 for success) and, on success, what it must mean.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "provoke_crash_parse.h"
+
+struct parse_case {
+	const char *name;
+	const char *line;
+	size_t len;		/* 0: strlen(line) */
+	int err;
+	enum pc_op op;
+	const char *symbol;
+	unsigned long offset;
+	const char *type;
+	size_t pos;		/* column of the error */
+};
+
+static const struct parse_case cases[] = {
+	{ "arm", "__x64_sys_getppid bugon", 0, 0, PC_OP_ARM,
+	  "__x64_sys_getppid", 0, "bugon", 0 },
+	{ "arm_blanks", " \tvfs_read\t panic  ", 0, 0, PC_OP_ARM,
+	  "vfs_read", 0, "panic", 0 },
+	{ "arm_decimal_offset", "vfs_read+12 null_dereference", 0, 0,
+	  PC_OP_ARM, "vfs_read", 12, "null_dereference", 0 },
+	{ "arm_hex_offset", "vfs_read+0x1F corrupt_stack", 0, 0, PC_OP_ARM,
+	  "vfs_read", 0x1f, "corrupt_stack", 0 },
+	{ "arm_dotted_symbol", "foo.isra.0 bugon", 0, 0, PC_OP_ARM,
+	  "foo.isra.0", 0, "bugon", 0 },
+	{ "disarm", "!vfs_read", 0, 0, PC_OP_DISARM, "vfs_read", 0, NULL, 0 },
+	{ "disarm_offset", "!vfs_read+0x4", 0, 0, PC_OP_DISARM, "vfs_read", 4,
+	  NULL, 0 },
+	{ "empty_clears", "", 0, 0, PC_OP_CLEAR, NULL, 0, NULL, 0 },
+	{ "blank_clears", "  \t ", 0, 0, PC_OP_CLEAR, NULL, 0, NULL, 0 },
+	{ "missing_type", "vfs_read", 0, -EINVAL, 0, NULL, 0, NULL, 8 },
+	{ "unknown_type", "vfs_read frobnicate", 0, -EINVAL, 0, NULL, 0, NULL,
+	  9 },
+	{ "type_prefix_is_unknown", "vfs_read bug", 0, -EINVAL, 0, NULL, 0,
+	  NULL, 9 },
+	{ "type_longer_is_unknown", "vfs_read bugonx", 0, -EINVAL, 0, NULL, 0,
+	  NULL, 9 },
+	{ "extra_token", "vfs_read bugon now", 0, -EINVAL, 0, NULL, 0, NULL,
+	  15 },
+	{ "disarm_with_type", "!vfs_read bugon", 0, -EINVAL, 0, NULL, 0, NULL,
+	  10 },
+	{ "bang_alone", "!", 0, -EINVAL, 0, NULL, 0, NULL, 1 },
+	{ "no_symbol", "+4 bugon", 0, -EINVAL, 0, NULL, 0, NULL, 0 },
+	{ "empty_offset", "vfs_read+ bugon", 0, -EINVAL, 0, NULL, 0, NULL, 9 },
+	{ "hex_garbage", "vfs_read+0xzz bugon", 0, -EINVAL, 0, NULL, 0, NULL,
+	  11 },
+	{ "negative_offset", "vfs_read+-4 bugon", 0, -EINVAL, 0, NULL, 0, NULL,
+	  9 },
+	{ "bare_0x", "vfs_read+0x bugon", 0, -EINVAL, 0, NULL, 0, NULL, 9 },
+	{ "offset_overflow", "vfs_read+0x10000000000000000 bugon", 0, -ERANGE,
+	  0, NULL, 0, NULL, 9 },
+	{ "decimal_overflow", "vfs_read+99999999999999999999 bugon", 0,
+	  -ERANGE, 0, NULL, 0, NULL, 9 },
+	{ "offset_max", "vfs_read+0xffffffffffffffff bugon", 0, 0, PC_OP_ARM,
+	  "vfs_read", ~0UL, "bugon", 0 },
+	{ "bad_symbol_char", "vfs-read bugon", 0, -EINVAL, 0, NULL, 0, NULL,
+	  3 },
+	{ "embedded_nul", "vfs_read\0 bugon", 15, -EINVAL, 0, NULL, 0, NULL,
+	  8 },
+	{ "nul_in_type", "vfs_read bug\0on", 15, -EINVAL, 0, NULL, 0, NULL,
+	  9 },
+	{ "control_char", "vfs_read\x01 bugon", 0, -EINVAL, 0, NULL, 0, NULL,
+	  8 },
+	{ "return_not_yet", "vfs_read%return bugon", 0, -EINVAL, 0, NULL, 0,
+	  NULL, 8 },
+};
+
+/* A symbol one byte too long for the kernel's KSYM_NAME_LEN. */
+static int test_long_symbol(void)
+{
+	static char line[PC_SYMBOL_MAX + 16];
+	struct pc_parse_error error;
+	struct pc_line out;
+
+	memset(line, 'a', PC_SYMBOL_MAX);
+	strcpy(line + PC_SYMBOL_MAX, " bugon");
+	if (pc_parse_line(line, strlen(line), &out, &error) != -ENAMETOOLONG)
+		return 0;
+	/* One shorter fits. */
+	memmove(line + PC_SYMBOL_MAX - 1, line + PC_SYMBOL_MAX,
+		strlen(line + PC_SYMBOL_MAX) + 1);
+	return pc_parse_line(line, strlen(line), &out, &error) == 0 &&
+	       strlen(out.symbol) == PC_SYMBOL_MAX - 1;
+}
+
+static int check(const struct parse_case *c, char *why, size_t whylen)
+{
+	size_t len = c->len ? c->len : strlen(c->line);
+	struct pc_parse_error error = { 0 };
+	struct pc_line out;
+	int ret;
+
+	memset(&out, 0x5a, sizeof(out));
+	ret = pc_parse_line(c->line, len, &out, &error);
+	if (ret != c->err) {
+		snprintf(why, whylen, "returned %d, expected %d (%s)", ret,
+			 c->err, ret ? error.why : "no error");
+		return 0;
+	}
+	if (ret) {
+		if (error.pos != c->pos || !error.why) {
+			snprintf(why, whylen, "error at column %zu, expected %zu",
+				 error.pos, c->pos);
+			return 0;
+		}
+		return 1;
+	}
+	if (out.op != c->op) {
+		snprintf(why, whylen, "op %d, expected %d", out.op, c->op);
+		return 0;
+	}
+	if (c->symbol && (strcmp(out.symbol, c->symbol) ||
+			  out.offset != c->offset)) {
+		snprintf(why, whylen, "place %.64s+%lu", out.symbol, out.offset);
+		return 0;
+	}
+	if (c->type && (out.type < 0 ||
+			strcmp(pc_crash_type_name(out.type), c->type))) {
+		snprintf(why, whylen, "type %d", out.type);
+		return 0;
+	}
+	return 1;
+}
+
+int main(void)
+{
+	size_t n = sizeof(cases) / sizeof(cases[0]), i;
+	int failed = 0, ok;
+	char why[256];
+
+	printf("KTAP version 1\n1..%zu\n", n + 2);
+	for (i = 0; i < n; i++) {
+		why[0] = '\0';
+		ok = check(&cases[i], why, sizeof(why));
+		printf("%sok %zu parse_%s\n", ok ? "" : "not ", i + 1,
+		       cases[i].name);
+		if (!ok)
+			printf("# %s\n", why);
+		failed += !ok;
+	}
+	ok = test_long_symbol();
+	printf("%sok %zu parse_long_symbol\n", ok ? "" : "not ", n + 1);
+	failed += !ok;
+	ok = pc_crash_type_index("bugon", 5) == 0 &&
+	     pc_crash_type_name(-1) == NULL &&
+	     pc_crash_type_name(pc_crash_type_index("panic", 5)) != NULL;
+	printf("%sok %zu type_lookup\n", ok ? "" : "not ", n + 2);
+	failed += !ok;
+	printf("# unit tests done\n");
+	return failed ? 1 : 0;
+}
