@@ -15,7 +15,9 @@
  * fate:     what the kernel does when it works (see PC_FATE_*).
  * expected: extended regular expressions, joined by " && ", that must all
  *           appear in the kernel log on x86-64 when the crash happened as
- *           named; "|" inside one gives alternatives.
+ *           named; "|" inside one gives alternatives (SLUB's report reads
+ *           "BUG cache: Poison overwritten" on 6.1 and "BUG cache: Object
+ *           corrupt" with "[Poison overwritten]" on 6.12).
  */
 #ifndef PROVOKE_CRASH_TYPES_H
 #define PROVOKE_CRASH_TYPES_H
@@ -49,11 +51,12 @@
 	  "Kernel panic - not syncing: Fatal exception in interrupt")	\
 	X(write_after_free, heap, PC_CTX_ATOMIC, PC_FATE_REPORT,	\
 	  "write into a freed kmalloc object (needs slub_debug=P)",	\
-	  "BUG kmalloc-1k .*: Poison overwritten|"			\
-	  "BUG: KFENCE: use-after-free write")				\
+	  "BUG kmalloc-1k |BUG: KFENCE: use-after-free write && "	\
+	  "(: |\\[)Poison overwritten|BUG: KFENCE: use-after-free write") \
 	X(overwrite_allocation, heap, PC_CTX_ATOMIC, PC_FATE_REPORT,	\
 	  "write one word past a kmalloc object (needs slub_debug=Z)",	\
-	  "BUG kmalloc-1k .*: (Right )?Redzone overwritten|"		\
+	  "BUG kmalloc-1k |BUG: KFENCE: out-of-bounds write && "	\
+	  "(: |\\[)(Right )?Redzone overwritten|"			\
 	  "BUG: KFENCE: out-of-bounds write")				\
 	X(corrupt_stack, stack, PC_CTX_NMI, PC_FATE_PANIC,		\
 	  "overrun a stack array into the canary (stack protector)",	\

@@ -54,14 +54,23 @@ pc_kernel_release() {
 pc_build() {
 	local rel=$1 dir=$PC_OUT/$1 log
 	mkdir -p "$dir/src"
-	rm -rf "$dir/src/module" "$dir/src/include"
+	rm -rf "$dir/src/module" "$dir/src/include" "$dir/src/twin"
 	cp -r "$PC_ROOT/module" "$PC_ROOT/include" "$dir/src/"
+	# The same code under another module name, to find the directory taken.
+	cp -r "$dir/src/module" "$dir/src/twin"
+	sed -i 's/provoke_crash/provoke_crash_twin/g' "$dir/src/twin/Kbuild"
 	log=$dir/build.log
-	make -C "/usr/src/linux-headers-$rel" M="$dir/src/module" W=1 modules \
-		>"$log" 2>&1 || { cat "$log" >&2; pc_die "module build failed for $rel"; }
+	: >"$log"
+	for m in module twin; do
+		make -C "/usr/src/linux-headers-$rel" M="$dir/src/$m" W=1 modules \
+			>>"$log" 2>&1 || { cat "$log" >&2; pc_die "module build failed for $rel"; }
+	done
+	if grep -E 'warning:|error:' "$log" >&2; then
+		pc_die "module build for $rel has warnings (see $log)"
+	fi
 	gcc -static -O2 -Wall -Wextra -Werror -o "$dir/pc-guest" \
 		"$PC_ROOT/tests/guest/pc-guest.c" || pc_die "pc-guest build failed"
-	gcc -O2 -Wall -Wextra -Werror -I"$PC_ROOT/include" \
+	gcc -static -O2 -Wall -Wextra -Werror -I"$PC_ROOT/include" \
 		-o "$dir/provoke-crash" "$PC_ROOT/tools/provoke-crash.c" ||
 		pc_die "provoke-crash build failed"
 }
@@ -74,7 +83,7 @@ pc_pack_initramfs() {
 	rm -rf "$root"
 	mkdir -p "$root"/{bin,sbin,etc,proc,sys,dev,tmp,cases,usr/bin,usr/sbin}
 	cp /bin/busybox "$root/bin/busybox"
-	cp "$dir/src/module/provoke_crash.ko" "$root/"
+	cp "$dir/src/module/provoke_crash.ko" "$dir/src/twin/provoke_crash_twin.ko" "$root/"
 	cp "$dir/pc-guest" "$dir/provoke-crash" "$root/bin/"
 	[ -n "$cases" ] && cp "$cases"/*.sh "$root/cases/"
 	cp "$PC_ROOT/tests/guest/init" "$root/init"
@@ -109,8 +118,12 @@ pc_boot() {
 	local rel=$1 case=$2 timeout=$3 extra=$4 console=$5 output=$6 smp=${7:-1}
 	: >"$console"
 	: >"$output"
+	local accel
+	accel=$(pc_accel)
+	# TCG's default 1 GiB translation cache costs seconds of host time.
+	[ "$accel" = tcg ] && accel=tcg,tb-size=256
 	timeout --kill-after=5 "$timeout" qemu-system-x86_64 \
-		-accel "$(pc_accel)" -cpu max -smp "$smp" -m 512 \
+		-accel "$accel" -cpu max -smp "$smp" -m 512 \
 		-display none -no-reboot -monitor none \
 		-kernel "/boot/vmlinuz-$rel" -initrd "$PC_OUT/$rel/initramfs.gz" \
 		-append "console=ttyS0 quiet panic=-1 pc_case=$case $extra" \

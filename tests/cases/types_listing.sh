@@ -1,0 +1,6 @@
+# The module's `types` file lists exactly the table: name, a tab, description.
+# expect-out: types: match
+# expect-out: PC-GUEST-END
+cat $D/types
+provoke-crash types --table | cut -f1,6 >/tmp/table
+cmp $D/types /tmp/table && echo "types: match"
