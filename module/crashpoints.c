@@ -47,6 +47,8 @@ static int pc_point_hit(struct kprobe *kp, struct pt_regs *regs)
 	pc_crash_run(point->type, point->where);
 	return 0;
 }
+
+/* The handler itself must never be probed: it would recurse. */
 NOKPROBE_SYMBOL(pc_point_hit);
 
 /*

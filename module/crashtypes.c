@@ -8,17 +8,16 @@
 
 #include "provoke_crash.h"
 
-#define PC_TYPE_ENTRY(_name, _cat, _ctx, _fate, _desc, _expect)	\
-	{								\
+const struct pc_crash_type pc_crash_types[PC_NR_CRASH_TYPES] = {
+#define PC_CRASH_TYPE(_name, _cat, _ctx, _fate, _desc, ...)	\
+	[PC_TYPE_##_name] = {						\
 		.name = #_name,						\
 		.description = _desc,					\
 		.context = _ctx,					\
 		.fate = _fate,						\
 		.run = pc_crash_##_name,				\
 	},
-
-const struct pc_crash_type pc_crash_types[PC_NR_CRASH_TYPES] = {
-	PC_CRASH_TYPES(PC_TYPE_ENTRY)
+#include "provoke_crash_types.h"
 };
 
 const char *pc_context_name(int context)
@@ -40,6 +39,8 @@ void pc_crash_run(const struct pc_crash_type *type, const char *where)
 
 	pr_info("%s: %s: %s\n", where, type->name, type->description);
 	ret = type->run();
+	if (ret && ret != -EINPROGRESS)
+		pr_err("%s: could not run: error %d\n", type->name, ret);
 
 	/* An oops or a panic that returns means a protection is missing. */
 	if (ret == 0 &&

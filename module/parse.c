@@ -9,19 +9,21 @@
  *
  * OFFSET is decimal or 0x-prefixed hex.  Blanks are spaces and tabs.
  */
+#include "provoke_crash_defs.h"
 #include "provoke_crash_parse.h"
-#include "provoke_crash_types.h"
 
-#define PC_NAME_STRING(name, ...) #name,
-static const char *const pc_type_names[] = {
-	PC_CRASH_TYPES(PC_NAME_STRING)
+static const struct {
+	const char *name;
+} pc_type_names[PC_NR_CRASH_TYPES] = {
+#define PC_CRASH_TYPE(_name, ...) { .name = #_name },
+#include "provoke_crash_types.h"
 };
 
 const char *pc_crash_type_name(int index)
 {
 	if (index < 0 || index >= PC_NR_CRASH_TYPES)
 		return NULL;
-	return pc_type_names[index];
+	return pc_type_names[index].name;
 }
 
 int pc_crash_type_index(const char *name, size_t len)
@@ -30,7 +32,7 @@ int pc_crash_type_index(const char *name, size_t len)
 	size_t j;
 
 	for (i = 0; i < PC_NR_CRASH_TYPES; i++) {
-		const char *t = pc_type_names[i];
+		const char *t = pc_type_names[i].name;
 
 		for (j = 0; j < len && t[j] == name[j]; j++)
 			;
@@ -84,8 +86,8 @@ static int pc_parse_offset(const char *line, size_t len, size_t *pos,
 	unsigned long value = 0;
 	size_t start = *pos, i = *pos;
 
-	if (i + 1 < len && line[i] == '0' && (line[i + 1] == 'x' ||
-					       line[i + 1] == 'X')) {
+	if (i + 1 < len && line[i] == '0' &&
+	    (line[i + 1] == 'x' || line[i + 1] == 'X')) {
 		base = 16;
 		i += 2;
 	}

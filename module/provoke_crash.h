@@ -6,18 +6,18 @@
 #include <linux/debugfs.h>
 #include <linux/types.h>
 
-#include "provoke_crash_types.h"
+#include "provoke_crash_defs.h"
 
 struct pc_crash_type {
 	const char *name;
 	const char *description;
 	int context;		/* PC_CTX_*: deepest context it may run in */
 	int fate;		/* PC_FATE_* */
-	/* 0, or -EINPROGRESS when the crash will happen later. */
+	/* 0, or a negative errno (-EINPROGRESS: the crash comes later). */
 	int (*run)(void);
 };
 
-/* Built from PC_CRASH_TYPES in crashtypes.c, indexed like the parser. */
+/* Built from the crash-type table in crashtypes.c, indexed by PC_TYPE_*. */
 extern const struct pc_crash_type pc_crash_types[PC_NR_CRASH_TYPES];
 
 /* Run a crash routine; @where says who asked, for the log. */
@@ -30,9 +30,13 @@ const char *pc_context_name(int context);
 int pc_crashpoints_init(struct dentry *dir);
 void pc_crashpoints_exit(void);
 
-/* One prototype per crash routine, named after the table entry. */
-#define PC_DECLARE_CRASH(name, ...) int pc_crash_##name(void);
-PC_CRASH_TYPES(PC_DECLARE_CRASH)
-#undef PC_DECLARE_CRASH
+/*
+ * One prototype per crash routine, named after its table entry: a single
+ * declaration whose list of declarators comes from the table.
+ */
+int
+#define PC_CRASH_TYPE(name, ...) pc_crash_##name(void),
+#include "provoke_crash_types.h"
+	pc_crash_table_end(void);
 
 #endif /* PROVOKE_CRASH_H */

@@ -87,6 +87,14 @@ pc_pack_initramfs() {
 	cp "$dir/pc-guest" "$dir/provoke-crash" "$root/bin/"
 	[ -n "$cases" ] && cp "$cases"/*.sh "$root/cases/"
 	cp "$PC_ROOT/tests/guest/init" "$root/init"
+	# ramoops and what it needs, uncompressed for busybox insmod.
+	for m in kernel/lib/reed_solomon/reed_solomon kernel/fs/pstore/ramoops; do
+		if [ -f "/lib/modules/$rel/$m.ko" ]; then
+			cp "/lib/modules/$rel/$m.ko" "$root/"
+		elif [ -f "/lib/modules/$rel/$m.ko.xz" ]; then
+			xz -dc "/lib/modules/$rel/$m.ko.xz" >"$root/$(basename "$m").ko"
+		fi
+	done
 	chmod +x "$root/init"
 	(cd "$root" && find . | cpio -o -H newc --quiet | gzip -1) >"$dir/initramfs.gz"
 }
@@ -112,19 +120,31 @@ pc_accel() {
 	echo "$PC_ACCEL"
 }
 
-# pc_boot REL CASE TIMEOUT EXTRA_CMDLINE CONSOLE_LOG OUTPUT_LOG [SMP]
+# Where ramoops keeps its records: the top 1 MiB of the guest's 512 MiB,
+# taken away from the kernel with memmap= so that it survives a reset.
+PC_RAMOOPS_ADDR=0x1f000000
+PC_RAMOOPS_CMDLINE="memmap=1M\$$PC_RAMOOPS_ADDR pc_ramoops=$PC_RAMOOPS_ADDR"
+
+# pc_boot REL CASE TIMEOUT EXTRA_CMDLINE CONSOLE_LOG OUTPUT_LOG [SMP [PSTORE]]
 # Boots the guest, which runs /cases/CASE.sh; returns 124 on a timeout.
+# With PSTORE=1 the guest reboots after the case (or its panic) instead of
+# powering off, and the second boot prints what ramoops kept.
 pc_boot() {
 	local rel=$1 case=$2 timeout=$3 extra=$4 console=$5 output=$6 smp=${7:-1}
+	local pstore=${8:-0} reboot=-no-reboot
 	: >"$console"
 	: >"$output"
 	local accel
 	accel=$(pc_accel)
 	# TCG's default 1 GiB translation cache costs seconds of host time.
 	[ "$accel" = tcg ] && accel=tcg,tb-size=256
+	if [ "$pstore" = 1 ]; then
+		reboot=
+		extra="$extra $PC_RAMOOPS_CMDLINE panic=1"
+	fi
 	timeout --kill-after=5 "$timeout" qemu-system-x86_64 \
 		-accel "$accel" -cpu max -smp "$smp" -m 512 \
-		-display none -no-reboot -monitor none \
+		-display none $reboot -monitor none \
 		-kernel "/boot/vmlinuz-$rel" -initrd "$PC_OUT/$rel/initramfs.gz" \
 		-append "console=ttyS0 quiet panic=-1 pc_case=$case $extra" \
 		-serial "file:$console" -serial "file:$output" \

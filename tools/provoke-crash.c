@@ -14,7 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "provoke_crash_types.h"
+#include "provoke_crash_defs.h"
 
 #define PC_DEBUGFS "/sys/kernel/debug/provoke-crash"
 #define PC_VERSION "0.1"
@@ -24,25 +24,30 @@
 #define EXIT_MODULE	3	/* the module refused or is not there */
 
 struct pc_type_info {
-	const char *name, *category, *description, *expect;
+	const char *name, *category, *description;
+	const char *expect[PC_MAX_EXPECT];
 	int context, fate;
 };
 
-#define PC_TYPE_INFO(_name, _cat, _ctx, _fate, _desc, _expect) \
-	{ #_name, #_cat, _desc, _expect, _ctx, _fate },
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
 static const struct pc_type_info pc_types[] = {
-	PC_CRASH_TYPES(PC_TYPE_INFO)
+#define PC_CRASH_TYPE(_name, _cat, _ctx, _fate, _desc, ...)		\
+	{ .name = #_name, .category = #_cat, .description = _desc,	\
+	  .expect = { __VA_ARGS__ }, .context = _ctx, .fate = _fate },
+#include "provoke_crash_types.h"
 };
 
 static const char *const context_names[] = { "task", "atomic", "nmi" };
 static const char *const fate_names[] = { "oops", "panic", "report", "silent" };
 
-static int usage(FILE *out, int status)
+static int print_help(FILE *out, int status)
 {
 	fprintf(out,
-		"usage: provoke-crash [--help] [--version] COMMAND [ARGS]\n"
+		"Usage: provoke-crash [--help] [--version] COMMAND [ARGS]\n"
 		"\n"
-		"  types [--table]          list crash types (--table: machine-readable)\n"
+		"  types [--table]          list crash types (--table: name, category,\n"
+		"                           context, fate, expected text, description)\n"
 		"  arm SYMBOL[+OFF] TYPE    arm a crash point\n"
 		"  disarm SYMBOL[+OFF]|--all  disarm one point or all\n"
 		"  status                   list armed points with their counters\n"
@@ -55,19 +60,22 @@ static int usage(FILE *out, int status)
 
 static int list_types(int table)
 {
-	size_t i;
+	size_t i, j;
 
-	for (i = 0; i < sizeof(pc_types) / sizeof(pc_types[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(pc_types); i++) {
 		const struct pc_type_info *t = &pc_types[i];
 
-		if (table)
-			printf("%s\t%s\t%s\t%s\t%s\t%s\n", t->name, t->category,
-			       context_names[t->context], fate_names[t->fate],
-			       t->expect, t->description);
-		else
+		if (table) {
+			/* The expected patterns, joined by " && ". */
+			printf("%s\t%s\t%s\t%s\t", t->name, t->category,
+			       context_names[t->context], fate_names[t->fate]);
+			for (j = 0; j < PC_MAX_EXPECT && t->expect[j]; j++)
+				printf("%s%s", j ? " && " : "", t->expect[j]);
+			printf("\t%s\n", t->description);
+		} else {
 			printf("%-24s %-6s %s\n", t->name,
-			       t->context == PC_CTX_TASK ? "task" : "atomic",
-			       t->description);
+			       context_names[t->context], t->description);
+		}
 	}
 	return 0;
 }
@@ -84,8 +92,8 @@ static int write_control(const char *file, const char *text)
 	fd = open(path, O_WRONLY);
 	if (fd < 0) {
 		if (errno == ENOENT)
-			fprintf(stderr, "provoke-crash: %s: not found (is debugfs mounted and provoke_crash loaded?)\n",
-				path);
+			fprintf(stderr, "provoke-crash: %s: %s\n", path,
+				"not found (debugfs mounted? module loaded?)");
 		else
 			fprintf(stderr, "provoke-crash: %s: %s\n", path,
 				strerror(errno));
@@ -135,7 +143,7 @@ int main(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "hVtay", opts, NULL)) != -1) {
 		switch (c) {
 		case 'h':
-			return usage(stdout, 0);
+			return print_help(stdout, 0);
 		case 'V':
 			printf("provoke-crash %s\n", PC_VERSION);
 			return 0;
@@ -149,11 +157,11 @@ int main(int argc, char **argv)
 			yes = 1;
 			break;
 		default:
-			return usage(stderr, EXIT_USAGE);
+			return print_help(stderr, EXIT_USAGE);
 		}
 	}
 	if (optind >= argc)
-		return usage(stderr, EXIT_USAGE);
+		return print_help(stderr, EXIT_USAGE);
 	cmd = argv[optind++];
 
 	if (!strcmp(cmd, "types"))
@@ -173,11 +181,11 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(cmd, "trigger") && argc - optind == 1) {
 		if (!yes) {
-			fprintf(stderr, "provoke-crash: trigger %s crashes this kernel; add --yes to do it\n",
-				argv[optind]);
+			fprintf(stderr, "provoke-crash: %s crashes this kernel: %s\n",
+				argv[optind], "add --yes to do it");
 			return EXIT_USAGE;
 		}
 		return write_control(argv[optind], "1\n");
 	}
-	return usage(stderr, EXIT_USAGE);
+	return print_help(stderr, EXIT_USAGE);
 }

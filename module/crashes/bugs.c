@@ -27,10 +27,11 @@ int pc_crash_panic(void)
 
 int pc_crash_null_dereference(void)
 {
-	/* volatile: the compiler may not prove the pointer NULL and drop it. */
-	int *volatile ptr = NULL;
+	int *ptr = NULL;
 
-	*ptr = 0x2a;
+	/* Hidden, so that the compiler cannot prove it NULL and drop the store. */
+	OPTIMIZER_HIDE_VAR(ptr);
+	WRITE_ONCE(*ptr, 0x2a);
 	return 0;
 }
 

@@ -19,10 +19,8 @@ int pc_crash_write_after_free(void)
 	u8 *obj = kmalloc(PC_HEAP_SIZE, GFP_ATOMIC);
 	u8 *again;
 
-	if (!obj) {
-		pr_err("write_after_free: allocation failed\n");
-		return 0;
-	}
+	if (!obj)
+		return -ENOMEM;
 	kfree(obj);
 	/* Hide the freed pointer from the compiler's use-after-free checks. */
 	OPTIMIZER_HIDE_VAR(obj);
@@ -42,10 +40,8 @@ int pc_crash_overwrite_allocation(void)
 	size_t len = PC_HEAP_SIZE - sizeof(u32);
 	u32 *obj = kmalloc(len, GFP_ATOMIC);
 
-	if (!obj) {
-		pr_err("overwrite_allocation: allocation failed\n");
-		return 0;
-	}
+	if (!obj)
+		return -ENOMEM;
 	OPTIMIZER_HIDE_VAR(obj);
 	obj[PC_HEAP_SIZE / sizeof(u32)] = 0x78787878;
 	/* SLUB checks the red zone when the object is freed. */

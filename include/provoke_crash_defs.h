@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The values used in the crash-type table (provoke_crash_types.h), and one
+ * id per crash type.  Kernel and user space alike.
+ */
+#ifndef PROVOKE_CRASH_DEFS_H
+#define PROVOKE_CRASH_DEFS_H
+
+/* Contexts, from the most to the least forgiving caller. */
+#define PC_CTX_TASK	0	/* may sleep: process context only */
+#define PC_CTX_ATOMIC	1	/* preemption or interrupts off, not NMI */
+#define PC_CTX_NMI	2	/* anywhere, even NMI or a breakpoint trap */
+
+/* What a successful crash does to the kernel. */
+#define PC_FATE_OOPS	0	/* oops: the current task dies, kernel stays up */
+#define PC_FATE_PANIC	1	/* the machine goes down */
+#define PC_FATE_REPORT	2	/* the kernel reports the damage and goes on */
+#define PC_FATE_SILENT	3	/* nothing to detect on this architecture */
+
+/* How many expected-text patterns one crash type may list. */
+#define PC_MAX_EXPECT	4
+
+/* PC_TYPE_<name>: the index of each crash type, in table order. */
+enum pc_type_id {
+#define PC_CRASH_TYPE(name, ...) PC_TYPE_##name,
+#include "provoke_crash_types.h"
+	PC_NR_CRASH_TYPES
+};
+
+#endif /* PROVOKE_CRASH_DEFS_H */
