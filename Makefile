@@ -8,13 +8,19 @@
 #   make check           the whole QEMU bench (tests/run)
 #   make checkpatch      checkpatch.pl --strict over our C sources
 #   make vm              one crash in a throw-away VM (tools/provoke-crash-vm)
-KDIR ?= /lib/modules/$(shell uname -r)/build
+#   make install         module (to /lib/modules/KVER/extra, then depmod),
+#                        tool, man page, bash completion
+#   make uninstall       remove them again (same KVER, PREFIX, DESTDIR)
+KVER ?= $(shell uname -r)
+KDIR ?= /lib/modules/$(KVER)/build
+PREFIX ?= /usr/local
+DESTDIR ?=
 CHECKPATCH ?= scripts/checkpatch.pl
 CFLAGS ?= -O2
 TOOL_CFLAGS = $(CFLAGS) -Wall -Wextra -Werror -Iinclude
 
 C_SOURCES = $(wildcard module/*.c module/*.h module/crashes/*.c include/*.h \
-		       tools/*.c tests/guest/*.c tests/unit/*.c)
+		       tools/*.c tools/*.h tests/guest/*.c tests/unit/*.c)
 
 all: module tools
 
@@ -23,8 +29,11 @@ module:
 
 tools: tools/provoke-crash
 
-tools/provoke-crash: tools/provoke-crash.c include/provoke_crash_types.h include/provoke_crash_defs.h
-	$(CC) $(TOOL_CFLAGS) -o $@ $<
+TOOL_SOURCES = tools/provoke-crash.c tools/checks.c
+
+tools/provoke-crash: $(TOOL_SOURCES) tools/checks.h include/provoke_crash_types.h \
+		     include/provoke_crash_defs.h
+	$(CC) $(TOOL_CFLAGS) -o $@ $(TOOL_SOURCES)
 
 unit:
 	$(MAKE) -C tests/unit
@@ -41,10 +50,27 @@ checkpatch:
 	$(CHECKPATCH) --strict --no-tree --terse --show-types \
 		--ignore AVOID_BUG -f $(C_SOURCES)
 
+MODDIR = $(DESTDIR)/lib/modules/$(KVER)/extra
+BINDIR = $(DESTDIR)$(PREFIX)/sbin
+MANDIR = $(DESTDIR)$(PREFIX)/share/man/man8
+COMPDIR = $(DESTDIR)$(PREFIX)/share/bash-completion/completions
+
+install: all
+	install -D -m 0644 module/provoke_crash.ko $(MODDIR)/provoke_crash.ko
+	install -D -m 0755 tools/provoke-crash $(BINDIR)/provoke-crash
+	install -D -m 0644 tools/provoke-crash.8 $(MANDIR)/provoke-crash.8
+	install -D -m 0644 tools/provoke-crash.bash-completion $(COMPDIR)/provoke-crash
+	if [ -z "$(DESTDIR)" ]; then depmod -a $(KVER); fi
+
+uninstall:
+	rm -f $(MODDIR)/provoke_crash.ko $(BINDIR)/provoke-crash \
+		$(MANDIR)/provoke-crash.8 $(COMPDIR)/provoke-crash
+	if [ -z "$(DESTDIR)" ]; then depmod -a $(KVER); fi
+
 clean:
 	$(MAKE) -C $(KDIR) M=$(CURDIR)/module clean || true
 	$(MAKE) -C tests/unit clean
 	rm -f tools/provoke-crash
 	rm -rf build
 
-.PHONY: all module tools unit check vm checkpatch clean
+.PHONY: all module tools unit check vm checkpatch install uninstall clean

@@ -22,9 +22,11 @@ pc_kernel_packages() {
 }
 
 # Install what is missing (needs root and apt-get); quiet when all is there.
+# Arguments are kernel series; PC_EXTRA_PACKAGES names more packages.
 pc_install_deps() {
 	local series pkgs=() p
-	for p in qemu-system-x86 busybox-static cpio gcc make libc6-dev kmod; do
+	for p in qemu-system-x86 busybox-static cpio gcc make libc6-dev kmod xz-utils \
+		${PC_EXTRA_PACKAGES:-}; do
 		dpkg -s "$p" >/dev/null 2>&1 || pkgs+=("$p")
 	done
 	for series in "$@"; do
@@ -71,7 +73,8 @@ pc_build() {
 	gcc -static -O2 -Wall -Wextra -Werror -o "$dir/pc-guest" \
 		"$PC_ROOT/tests/guest/pc-guest.c" || pc_die "pc-guest build failed"
 	gcc -static -O2 -Wall -Wextra -Werror -I"$PC_ROOT/include" \
-		-o "$dir/provoke-crash" "$PC_ROOT/tools/provoke-crash.c" ||
+		-o "$dir/provoke-crash" "$PC_ROOT/tools/provoke-crash.c" \
+		"$PC_ROOT/tools/checks.c" ||
 		pc_die "provoke-crash build failed"
 }
 

@@ -14,14 +14,10 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "checks.h"
 #include "provoke_crash_defs.h"
 
-#define PC_DEBUGFS "/sys/kernel/debug/provoke-crash"
 #define PC_VERSION "0.1"
-
-/* Exit codes. */
-#define EXIT_USAGE	2	/* bad command line */
-#define EXIT_MODULE	3	/* the module refused or is not there */
 
 struct pc_type_info {
 	const char *name, *category, *description;
@@ -48,13 +44,14 @@ static int print_help(FILE *out, int status)
 		"\n"
 		"  types [--table]          list crash types (--table: name, category,\n"
 		"                           context, fate, expected text, description)\n"
-		"  arm SYMBOL[+OFF] TYPE    arm a crash point\n"
+		"  arm SYMBOL[+OFF] TYPE [KEY=VALUE...]  arm a crash point\n"
 		"  disarm SYMBOL[+OFF]|--all  disarm one point or all\n"
 		"  status                   list armed points with their counters\n"
 		"  trigger TYPE --yes       run a crash now, in this process\n"
 		"\n"
-		"exit status: 0 done, 1 error, %d usage, %d refused by the module\n",
-		EXIT_USAGE, EXIT_MODULE);
+		"exit status: 0 done, %d usage, %d refused (by a check or the module),\n"
+		"             %d not usable here (root, debugfs, lockdown, module)\n",
+		EXIT_USAGE, EXIT_MODULE, EXIT_SETUP);
 	return status;
 }
 
@@ -80,34 +77,70 @@ static int list_types(int table)
 	return 0;
 }
 
-/* Write @text to a file of the module's directory, explaining failures. */
+static int known_type(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(pc_types); i++)
+		if (!strcmp(pc_types[i].name, name))
+			return 1;
+	fprintf(stderr, "provoke-crash: unknown crash type '%s' (see: provoke-crash types)\n",
+		name);
+	return 0;
+}
+
+/* Write @text to a file of the module's directory; show the module's reason. */
 static int write_control(const char *file, const char *text)
 {
 	char path[256];
 	size_t len = strlen(text);
+	int fd, kmsg, err;
 	ssize_t n;
-	int fd;
 
 	snprintf(path, sizeof(path), "%s/%s", PC_DEBUGFS, file);
 	fd = open(path, O_WRONLY);
 	if (fd < 0) {
-		if (errno == ENOENT)
-			fprintf(stderr, "provoke-crash: %s: %s\n", path,
-				"not found (debugfs mounted? module loaded?)");
-		else
-			fprintf(stderr, "provoke-crash: %s: %s\n", path,
-				strerror(errno));
+		fprintf(stderr, "provoke-crash: %s: %s\n", path, strerror(errno));
 		return EXIT_MODULE;
 	}
+	kmsg = pc_kmsg_open();
 	n = write(fd, text, len);
+	err = errno;
+	close(fd);
 	if (n < 0) {
-		fprintf(stderr, "provoke-crash: %s: %s (the kernel log says why)\n",
-			file, strerror(errno));
-		close(fd);
+		fprintf(stderr, "provoke-crash: %s refused: %s\n", file,
+			strerror(err));
+		pc_module_reason(kmsg);
 		return EXIT_MODULE;
 	}
-	close(fd);
+	if (kmsg >= 0)
+		close(kmsg);
 	return 0;
+}
+
+static int arm(int argc, char **argv)
+{
+	char line[4096];
+	size_t used;
+	int i, ret;
+
+	ret = pc_check_symbol(argv[0]);
+	if (ret)
+		return ret;
+	if (!known_type(argv[1]))
+		return EXIT_USAGE;
+	used = snprintf(line, sizeof(line), "%s %s", argv[0], argv[1]);
+	for (i = 2; i < argc && used < sizeof(line); i++)
+		used += snprintf(line + used, sizeof(line) - used, " %s", argv[i]);
+	if (used + 2 > sizeof(line)) {
+		fprintf(stderr, "provoke-crash: the crash point line is too long\n");
+		return EXIT_USAGE;
+	}
+	strcat(line, "\n");
+	ret = write_control("crashpoints", line);
+	if (!ret)
+		printf("armed: %s %s\n", argv[0], argv[1]);
+	return ret;
 }
 
 static int show_status(void)
@@ -136,7 +169,7 @@ int main(int argc, char **argv)
 		{ "yes", no_argument, NULL, 'y' },
 		{ NULL, 0, NULL, 0 },
 	};
-	int c, table = 0, all = 0, yes = 0;
+	int c, table = 0, all = 0, yes = 0, ret, nargs;
 	char line[1024];
 	const char *cmd;
 
@@ -164,22 +197,29 @@ int main(int argc, char **argv)
 		return print_help(stderr, EXIT_USAGE);
 	cmd = argv[optind++];
 
-	if (!strcmp(cmd, "types"))
+	nargs = argc - optind;
+	if (!strcmp(cmd, "types") && nargs == 0)
 		return list_types(table);
-	if (!strcmp(cmd, "status"))
+	if (strcmp(cmd, "status") && strcmp(cmd, "arm") &&
+	    strcmp(cmd, "disarm") && strcmp(cmd, "trigger"))
+		return print_help(stderr, EXIT_USAGE);
+
+	ret = pc_check_environment();
+	if (ret)
+		return ret;
+	if (!strcmp(cmd, "status") && nargs == 0)
 		return show_status();
-	if (!strcmp(cmd, "arm") && argc - optind == 2) {
-		snprintf(line, sizeof(line), "%s %s\n", argv[optind],
-			 argv[optind + 1]);
-		return write_control("crashpoints", line);
-	}
-	if (!strcmp(cmd, "disarm") && all && argc == optind)
+	if (!strcmp(cmd, "arm") && nargs >= 2)
+		return arm(nargs, argv + optind);
+	if (!strcmp(cmd, "disarm") && all && nargs == 0)
 		return write_control("crashpoints", "\n");
-	if (!strcmp(cmd, "disarm") && argc - optind == 1) {
+	if (!strcmp(cmd, "disarm") && nargs == 1) {
 		snprintf(line, sizeof(line), "!%s\n", argv[optind]);
 		return write_control("crashpoints", line);
 	}
-	if (!strcmp(cmd, "trigger") && argc - optind == 1) {
+	if (!strcmp(cmd, "trigger") && nargs == 1) {
+		if (!known_type(argv[optind]))
+			return EXIT_USAGE;
 		if (!yes) {
 			fprintf(stderr, "provoke-crash: %s crashes this kernel: %s\n",
 				argv[optind], "add --yes to do it");
