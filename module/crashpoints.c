@@ -87,6 +87,22 @@ static struct pc_point *pc_find_by_place(const struct pc_line *line)
 }
 
 /*
+ * kprobes adds the offset blindly: check that the probe is still in the
+ * function that starts at the symbol.  Compare kallsyms' names for both
+ * addresses, as an alias (__x64_sys_getppid, __do_sys_getppid) may be the
+ * name kallsyms prints.
+ */
+static bool pc_inside_symbol(const struct pc_point *point)
+{
+	const char *start = (const char *)point->kp.addr - point->kp.offset;
+	char at_start[PC_SYMBOL_MAX], at_probe[PC_SYMBOL_MAX];
+
+	snprintf(at_start, sizeof(at_start), "%ps", start);
+	snprintf(at_probe, sizeof(at_probe), "%ps", point->kp.addr);
+	return !strcmp(at_start, at_probe);
+}
+
+/*
  * Register disabled, check where the probe landed, then enable: a point
  * that is refused never fires, not even once.
  */
@@ -124,7 +140,11 @@ static int pc_arm(const struct pc_line *line, struct pc_point **armed)
 
 	point->context = pc_probe_context(&point->kp);
 	other = pc_find_by_addr(point->kp.addr);
-	if (other) {
+	if (line->offset && !pc_inside_symbol(point)) {
+		pr_warn("crashpoints: %s: the offset is past the end of the function (it lands in %pS)\n",
+			point->where, point->kp.addr);
+		ret = -ERANGE;
+	} else if (other) {
 		pr_warn("crashpoints: %s: already armed as %s %s\n",
 			point->where, other->where, other->type->name);
 		ret = -EBUSY;

@@ -34,7 +34,7 @@ int pc_crash_type_index(const char *name, size_t len)
 	for (i = 0; i < PC_NR_CRASH_TYPES; i++) {
 		const char *t = pc_type_names[i].name;
 
-		for (j = 0; j < len && t[j] == name[j]; j++)
+		for (j = 0; j < len && t[j] && t[j] == name[j]; j++)
 			;
 		if (j == len && t[j] == '\0')
 			return i;

@@ -89,6 +89,7 @@ pc_pack_initramfs() {
 	cp "$dir/src/module/provoke_crash.ko" "$dir/src/twin/provoke_crash_twin.ko" "$root/"
 	cp "$dir/pc-guest" "$dir/provoke-crash" "$root/bin/"
 	[ -n "$cases" ] && cp "$cases"/*.sh "$root/cases/"
+	cp "$PC_ROOT/tests/guest/bad_input.tsv" "$root/"
 	cp "$PC_ROOT/tests/guest/init" "$root/init"
 	# ramoops and what it needs, uncompressed for busybox insmod.
 	for m in kernel/lib/reed_solomon/reed_solomon kernel/fs/pstore/ramoops; do

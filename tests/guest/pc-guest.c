@@ -2,13 +2,14 @@
 /*
  * pc-guest: the test bench's helper inside the QEMU guest.
  *
- *   pc-guest write FILE TEXT   one write(2) of TEXT (C escapes \n \t \0
- *                              allowed), prints "write: ok" or
+ *   pc-guest write FILE TEXT   one write(2) of TEXT (escapes \n \t \r \0
+ *                              \xHH allowed), prints "write: ok" or
  *                              "write: error ENAME (message)"
  *   pc-guest hit SYSCALL N     make SYSCALL N times (getppid, getpgrp,
  *                              sync), prints "hit: SYSCALL xN done"
  */
 #define _GNU_SOURCE
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -33,8 +34,23 @@ static size_t unescape(const char *in, char *out)
 		case 't':
 			out[n++] = '\t';
 			break;
+		case 'r':
+			out[n++] = '\r';
+			break;
 		case '0':
 			out[n++] = '\0';
+			break;
+		case 'x':
+			/* \xHH: one byte in hex */
+			if (isxdigit((unsigned char)in[1]) &&
+			    isxdigit((unsigned char)in[2])) {
+				char hex[3] = { in[1], in[2], '\0' };
+
+				out[n++] = (char)strtol(hex, NULL, 16);
+				in += 2;
+			} else {
+				out[n++] = 'x';
+			}
 			break;
 		default:
 			out[n++] = *in;

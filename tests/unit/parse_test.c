@@ -70,6 +70,8 @@ static const struct parse_case cases[] = {
 	  8 },
 	{ "nul_in_type", "vfs_read bug\0on", 15, -EINVAL, 0, NULL, 0, NULL,
 	  9 },
+	{ "nul_after_type", "vfs_read bugon\0\0x", 17, -EINVAL, 0, NULL, 0,
+	  NULL, 9 },
 	{ "control_char", "vfs_read\x01 bugon", 0, -EINVAL, 0, NULL, 0, NULL,
 	  8 },
 	{ "return_not_yet", "vfs_read%return bugon", 0, -EINVAL, 0, NULL, 0,
