@@ -10,6 +10,7 @@
 #include <linux/err.h>
 #include <linux/fs.h>
 #include <linux/module.h>
+#include <linux/security.h>
 #include <linux/seq_file.h>
 
 #include "provoke_crash.h"
@@ -50,6 +51,12 @@ static int __init pc_init(void)
 {
 	struct dentry *old;
 	int i, ret;
+
+	/* Under lockdown debugfs is read-only: loading would be useless. */
+	if (security_locked_down(LOCKDOWN_DEBUGFS)) {
+		pr_err("kernel lockdown makes debugfs read-only: crash points and triggers cannot be used\n");
+		return -EPERM;
+	}
 
 	/* LKDTM uses the same name; refuse rather than mix files with it. */
 	old = debugfs_lookup(PC_DIR_NAME, NULL);

@@ -4,12 +4,14 @@
 # kernel's own kprobe_events (Documentation/provoke-crash.rst, "Known
 # issues"), so that variant cannot tell our bugs from the kernel's.
 # smp: 1
-# expect: provoke_crash: unloaded
 # expect-out: rmmod: ok
 # expect-out: kprobes after unload: 0
 # expect-out: reload: ok
+# expect-out: fired lines: [1-9][0-9]*
+# expect-out: log: unloaded
 # expect-out: PC-GUEST-END
-# reject: BUG:|Oops|FAIL:|WARNING:|general protection
+# reject-out: dmesg-bad:
+# reject: BUG:|Oops|WARNING:|FAIL:|general protection|Kernel panic
 C=$D/crashpoints
 pc-guest write $C "__x64_sys_getppid unaligned_load_store\n__x64_sys_getpgid bugon\n__x64_sys_getsid panic"
 echo "kprobes armed: $(grep -c . /sys/kernel/debug/kprobes/list)"
@@ -26,3 +28,7 @@ wait
 insmod /provoke_crash.ko && echo "reload: ok"
 cat $D/crashpoints
 rmmod provoke_crash
+# The console was quiet while points fired: check the whole log.
+echo "fired lines: $(dmesg | grep -c 'provoke_crash: __x64_sys_getppid: unaligned_load_store: ')"
+dmesg | grep -q 'provoke_crash: unloaded' && echo "log: unloaded"
+dmesg | grep -E 'BUG:|Oops|WARNING:|FAIL:|general protection' | sed 's/^/dmesg-bad: /'

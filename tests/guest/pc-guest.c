@@ -7,6 +7,9 @@
  *                              "write: error ENAME (message)"
  *   pc-guest hit SYSCALL N     make SYSCALL N times (getppid, getpgrp,
  *                              sync), prints "hit: SYSCALL xN done"
+ *   pc-guest cycle FILE N ARM DISARM
+ *                              N times: write ARM, then DISARM; prints
+ *                              "cycle: N done, E errors"
  */
 #define _GNU_SOURCE
 #include <ctype.h>
@@ -101,13 +104,41 @@ static int do_hit(const char *name, long times)
 	return 0;
 }
 
+/* Arm with @arm and disarm with @disarm, @times times, in one process. */
+static int do_cycle(const char *file, long times, const char *arm,
+		    const char *disarm)
+{
+	char *a = malloc(strlen(arm) + 1), *d = malloc(strlen(disarm) + 1);
+	size_t alen = unescape(arm, a), dlen = unescape(disarm, d);
+	long i, errors = 0;
+	int fd = open(file, O_WRONLY);
+
+	if (fd < 0) {
+		printf("cycle: open %s: %s\n", file, strerror(errno));
+		return 1;
+	}
+	for (i = 0; i < times; i++) {
+		if (write(fd, a, alen) < 0 || write(fd, d, dlen) < 0) {
+			if (!errors)
+				printf("cycle: first error at %ld: %s\n", i,
+				       strerrorname_np(errno));
+			errors++;
+		}
+	}
+	printf("cycle: %ld done, %ld errors\n", times, errors);
+	return errors != 0;
+}
+
 int main(int argc, char **argv)
 {
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	if (argc == 4 && !strcmp(argv[1], "write"))
 		return do_write(argv[2], argv[3]);
+	if (argc == 6 && !strcmp(argv[1], "cycle"))
+		return do_cycle(argv[2], atol(argv[3]), argv[4], argv[5]);
 	if (argc == 4 && !strcmp(argv[1], "hit"))
 		return do_hit(argv[2], atol(argv[3]));
-	fprintf(stderr, "usage: pc-guest write FILE TEXT | hit SYSCALL N\n");
+	fprintf(stderr, "usage: pc-guest write FILE TEXT | hit SYSCALL N |\n"
+		"       pc-guest cycle FILE N ARM DISARM\n");
 	return 2;
 }

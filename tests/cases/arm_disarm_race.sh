@@ -1,0 +1,42 @@
+# Two writers arm and disarm points in a loop while two processes hit the
+# probed syscalls; then unload while they are still hit.  One vCPU (see
+# unload_while_hit.sh): the processes interleave through preemption.
+# expect-out: writer getppid: cycle: 300 done, 0 errors
+# expect-out: writer getpgid: cycle: 300 done, 0 errors
+# expect-out: points after: 0
+# expect-out: rmmod: ok
+# expect-out: our kprobes after unload: 0
+# expect-out: slab kmalloc-2k growth: -?[0-3]$
+# expect-out: fired lines: [1-9][0-9]*
+# expect-out: log: unloaded
+# expect-out: PC-GUEST-END
+# reject-out: dmesg-bad:
+# reject: BUG:|Oops|WARNING:|FAIL:|general protection|Kernel panic
+C=$D/crashpoints
+slab() { awk '$1 == "kmalloc-2k" {print $2}' /proc/slabinfo; }
+start=$(slab)
+echo 1 >/proc/sys/kernel/printk
+pc-guest hit getppid 100000000 >/dev/null &
+h1=$!
+pc-guest hit getpgrp 100000000 >/dev/null &
+h2=$!
+(pc-guest cycle $C 300 "__x64_sys_getppid unaligned_load_store" "!__x64_sys_getppid" |
+	sed 's/^/writer getppid: /') &
+w1=$!
+(pc-guest cycle $C 300 "__x64_sys_getpgrp unaligned_load_store\n__x64_sys_getpgid bugon" "!__x64_sys_getpgrp\n!__x64_sys_getpgid" |
+	sed 's/^/writer getpgid: /') &
+w2=$!
+wait $w1 $w2
+echo "points after: $(grep -c . $C)"
+echo "slab kmalloc-2k growth: $(($(slab) - start))"
+pc-guest write $C "__x64_sys_getppid unaligned_load_store\n__x64_sys_getpgrp unaligned_load_store" >/dev/null
+sleep 1
+rmmod provoke_crash && echo "rmmod: ok"
+echo 8 >/proc/sys/kernel/printk
+echo "our kprobes after unload: $(grep -c -e getppid -e getpgrp -e getpgid /sys/kernel/debug/kprobes/list)"
+kill $h1 $h2
+wait
+# The console was quiet while points fired: check the whole log.
+echo "fired lines: $(dmesg | grep -c 'provoke_crash: __x64_sys_getppid: unaligned_load_store: ')"
+dmesg | grep -q 'provoke_crash: unloaded' && echo "log: unloaded"
+dmesg | grep -E 'BUG:|Oops|WARNING:|FAIL:|general protection' | sed 's/^/dmesg-bad: /'

@@ -1,0 +1,11 @@
+# Under lockdown the module is not loaded, and the log says why: the kernel
+# refuses an unsigned module; a signed one refuses itself (debugfs would be
+# read-only).
+# boot: lockdown=integrity pc_noload=1
+# expect: Lockdown: insmod: unsigned module loading is restricted|provoke_crash: kernel lockdown makes debugfs read-only
+# expect-out: insmod: refused
+# expect-out: no directory
+# expect-out: PC-GUEST-END
+# reject: BUG:|Oops|provoke_crash: loaded
+insmod /provoke_crash.ko && echo "insmod: loaded" || echo "insmod: refused"
+[ -d $D ] || echo "no directory"
