@@ -142,6 +142,11 @@ pc_boot() {
 	accel=$(pc_accel)
 	# TCG's default 1 GiB translation cache costs seconds of host time.
 	[ "$accel" = tcg ] && accel=tcg,tb-size=256
+	# Multi-threaded TCG mis-emulates cross-CPU code patching: a CPU can
+	# run a half-patched ftrace call site and jump to 0 while another
+	# enables or disables a kprobe (kprobe_events too).  One host thread
+	# for all vCPUs keeps SMP guests truthful.
+	[ "$accel" = tcg,tb-size=256 ] && [ "$smp" -gt 1 ] && accel=$accel,thread=single
 	if [ "$pstore" = 1 ]; then
 		reboot=
 		extra="$extra $PC_RAMOOPS_CMDLINE panic=1"

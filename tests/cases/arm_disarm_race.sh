@@ -1,8 +1,8 @@
 # Two writers arm and disarm points in a loop while two processes hit the
-# probed syscalls; then unload while they are still hit.  One vCPU (see
-# unload_while_hit.sh): the processes interleave through preemption.
-# expect-out: writer getppid: cycle: 300 done, 0 errors
-# expect-out: writer getpgid: cycle: 300 done, 0 errors
+# probed syscalls on two vCPUs; then unload while they are still hit.
+# smp: 2
+# expect-out: writer getppid: cycle: 100 done, 0 errors
+# expect-out: writer getpgid: cycle: 100 done, 0 errors
 # expect-out: points after: 0
 # expect-out: rmmod: ok
 # expect-out: our kprobes after unload: 0
@@ -20,10 +20,10 @@ pc-guest hit getppid 100000000 >/dev/null &
 h1=$!
 pc-guest hit getpgrp 100000000 >/dev/null &
 h2=$!
-(pc-guest cycle $C 300 "__x64_sys_getppid unaligned_load_store" "!__x64_sys_getppid" |
+(pc-guest cycle $C 100 "__x64_sys_getppid unaligned_load_store" "!__x64_sys_getppid" |
 	sed 's/^/writer getppid: /') &
 w1=$!
-(pc-guest cycle $C 300 "__x64_sys_getpgrp unaligned_load_store\n__x64_sys_getpgid bugon" "!__x64_sys_getpgrp\n!__x64_sys_getpgid" |
+(pc-guest cycle $C 100 "__x64_sys_getpgrp unaligned_load_store\n__x64_sys_getpgid bugon" "!__x64_sys_getpgrp\n!__x64_sys_getpgid" |
 	sed 's/^/writer getpgid: /') &
 w2=$!
 wait $w1 $w2
@@ -37,6 +37,6 @@ echo "our kprobes after unload: $(grep -c -e getppid -e getpgrp -e getpgid /sys/
 kill $h1 $h2
 wait
 # The console was quiet while points fired: check the whole log.
-echo "fired lines: $(dmesg | grep -c 'provoke_crash: __x64_sys_getppid: unaligned_load_store: ')"
+echo "fired lines: $(dmesg | grep -cE 'provoke_crash: __x64_sys_getp(pid|grp): unaligned_load_store: ')"
 dmesg | grep -q 'provoke_crash: unloaded' && echo "log: unloaded"
 dmesg | grep -E 'BUG:|Oops|WARNING:|FAIL:|general protection' | sed 's/^/dmesg-bad: /'

@@ -1,9 +1,6 @@
-# Unloading disarms every point while two processes keep hitting them;
-# reload works.  One vCPU: on two TCG vCPUs, disabling an ftrace-based
-# kprobe under load sometimes jumps to address 0 in 6.1 even with the
-# kernel's own kprobe_events (Documentation/provoke-crash.rst, "Known
-# issues"), so that variant cannot tell our bugs from the kernel's.
-# smp: 1
+# Unloading disarms every point while both CPUs keep hitting them; reload
+# works.  Two vCPUs on single-threaded TCG (see pc_boot in pc-vm-lib.sh).
+# smp: 2
 # expect-out: rmmod: ok
 # expect-out: kprobes after unload: 0
 # expect-out: reload: ok
