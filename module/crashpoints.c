@@ -24,6 +24,9 @@
 /* One control-file write: at most a page, like other debugfs controls. */
 #define PC_WRITE_MAX	PAGE_SIZE
 
+/* SYMBOL, '+', 0x and 16 hex digits, NUL. */
+#define PC_PLACE_MAX	(PC_SYMBOL_MAX + 20)
+
 struct pc_point {
 	struct list_head list;
 	struct kprobe kp;
@@ -31,7 +34,7 @@ struct pc_point {
 	int context;		/* PC_CTX_* the handler runs in */
 	atomic_long_t hits;
 	atomic_long_t fired;
-	char where[PC_SYMBOL_MAX + 24];	/* SYMBOL[+OFFSET] as listed */
+	char where[PC_PLACE_MAX];	/* SYMBOL[+OFFSET] as listed */
 	char symbol[PC_SYMBOL_MAX];
 };
 
@@ -63,6 +66,15 @@ static int pc_probe_context(struct kprobe *kp)
 		return PC_CTX_ATOMIC;
 #endif
 	return PC_CTX_NMI;
+}
+
+/* How a place is shown: SYMBOL, or SYMBOL+0xOFFSET. */
+static void pc_format_place(char *buf, size_t len, const struct pc_line *line)
+{
+	if (line->offset)
+		snprintf(buf, len, "%s+%#lx", line->symbol, line->offset);
+	else
+		strscpy(buf, line->symbol, len);
 }
 
 static struct pc_point *pc_find_by_addr(kprobe_opcode_t *addr)
@@ -116,11 +128,7 @@ static int pc_arm(const struct pc_line *line, struct pc_point **armed)
 	if (!point)
 		return -ENOMEM;
 	strscpy(point->symbol, line->symbol, sizeof(point->symbol));
-	if (line->offset)
-		snprintf(point->where, sizeof(point->where), "%s+%#lx",
-			 line->symbol, line->offset);
-	else
-		strscpy(point->where, line->symbol, sizeof(point->where));
+	pc_format_place(point->where, sizeof(point->where), line);
 	point->type = type;
 	point->kp.symbol_name = point->symbol;
 	point->kp.offset = line->offset;
@@ -180,14 +188,11 @@ static void pc_free_point(struct pc_point *point)
 static int pc_disarm(const struct pc_line *line)
 {
 	struct pc_point *point = pc_find_by_place(line);
+	char place[PC_PLACE_MAX];
 
 	if (!point) {
-		if (line->offset)
-			pr_warn("crashpoints: !%s+%#lx: no crash point there\n",
-				line->symbol, line->offset);
-		else
-			pr_warn("crashpoints: !%s: no crash point there\n",
-				line->symbol);
+		pc_format_place(place, sizeof(place), line);
+		pr_warn("crashpoints: !%s: no crash point there\n", place);
 		return -ENOENT;
 	}
 	pc_free_point(point);
