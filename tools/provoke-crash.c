@@ -47,7 +47,8 @@ static int print_help(FILE *out, int status)
 		"  arm SYMBOL[+OFF] TYPE [KEY=VALUE...]  arm a crash point\n"
 		"  disarm SYMBOL[+OFF]|--all  disarm one point or all\n"
 		"  status                   list armed points with their counters\n"
-		"  trigger TYPE --yes       run a crash now, in this process\n"
+		"  trigger TYPE [--yes]     run a crash now, in this process (asks\n"
+		"                           on a terminal unless --yes)\n"
 		"\n"
 		"exit status: 0 done, %d usage, %d refused (by a check or the module),\n"
 		"             %d not usable here (root, debugfs, lockdown, module)\n",
@@ -116,6 +117,21 @@ static int write_control(const char *file, const char *text)
 	if (kmsg >= 0)
 		close(kmsg);
 	return 0;
+}
+
+/* On a terminal, ask for the type's name again; elsewhere, say no. */
+static int confirm(const char *type)
+{
+	char answer[128];
+
+	if (!isatty(STDIN_FILENO))
+		return 0;
+	fprintf(stderr, "%s will crash this kernel now. Type its name to go on: ",
+		type);
+	if (!fgets(answer, sizeof(answer), stdin))
+		return 0;
+	answer[strcspn(answer, "\n")] = '\0';
+	return strcmp(answer, type) == 0;
 }
 
 static int arm(int argc, char **argv)
@@ -220,7 +236,7 @@ int main(int argc, char **argv)
 	if (!strcmp(cmd, "trigger") && nargs == 1) {
 		if (!known_type(argv[optind]))
 			return EXIT_USAGE;
-		if (!yes) {
+		if (!yes && !confirm(argv[optind])) {
 			fprintf(stderr, "provoke-crash: %s crashes this kernel: %s\n",
 				argv[optind], "add --yes to do it");
 			return EXIT_USAGE;
