@@ -19,6 +19,44 @@
 /* KSYM_NAME_LEN on the kernels we support (512 since 6.1). */
 #define PC_SYMBOL_MAX	512
 
+/* TASK_COMM_LEN: a task name and its NUL. */
+#define PC_COMM_MAX	16
+
+/* Options a line may give, as bits of pc_conditions.given. */
+enum {
+	PC_OPT_AFTER = 1 << 0,
+	PC_OPT_EVERY = 1 << 1,
+	PC_OPT_TIMES = 1 << 2,
+	PC_OPT_PROBABILITY = 1 << 3,
+	PC_OPT_PID = 1 << 4,
+	PC_OPT_COMM = 1 << 5,
+	PC_OPT_CPU = 1 << 6,
+};
+
+/*
+ * When an armed point fires, checked in this order on each hit: pid, comm
+ * and cpu decide whether the hit is eligible; eligible hits are counted;
+ * the point fires on the after-th eligible hit and then on every every-th
+ * one, each time with the given probability, and no more than "times"
+ * times in all.
+ */
+struct pc_conditions {
+	unsigned long after;		/* 1: from the first eligible hit */
+	unsigned long every;		/* 1: every eligible hit from then on */
+	long times;			/* 1; -1 for no limit */
+	unsigned int probability;	/* percent, 100 */
+	int pid;			/* -1: any task */
+	int cpu;			/* -1: any CPU */
+	char comm[PC_COMM_MAX];		/* "": any name */
+	unsigned int given;		/* PC_OPT_* bits set on the line */
+};
+
+/* The largest pid the kernel hands out (PID_MAX_LIMIT on 64-bit). */
+#define PC_PID_MAX	(4 * 1024 * 1024)
+
+/* The largest CPU number the parser takes (NR_CPUS is at most 8192). */
+#define PC_CPU_MAX	8191
+
 /* What one line of the control file asks for. */
 enum pc_op {
 	PC_OP_ARM,		/* SYMBOL[+OFFSET] TYPE */
@@ -30,7 +68,9 @@ struct pc_line {
 	enum pc_op op;
 	char symbol[PC_SYMBOL_MAX];
 	unsigned long offset;
+	int on_return;		/* SYMBOL%return: fire when it returns */
 	int type;		/* index into PC_CRASH_TYPES, for PC_OP_ARM */
+	struct pc_conditions cond;	/* for PC_OP_ARM */
 };
 
 /* Why a line was refused: an errno, the column (from 0) and a reason. */
@@ -46,6 +86,16 @@ struct pc_parse_error {
  */
 int pc_parse_line(const char *line, size_t len, struct pc_line *out,
 		  struct pc_parse_error *error);
+
+/* The default conditions: fire once, on the first hit, anywhere. */
+void pc_conditions_init(struct pc_conditions *cond);
+
+/*
+ * Write the options that differ from the defaults as " key=value..." into
+ * @buf (@size bytes, always NUL-terminated); returns the length.
+ */
+size_t pc_conditions_format(const struct pc_conditions *cond, char *buf,
+			    size_t size);
 
 /* Index of the crash type called @name (@len bytes), or -1. */
 int pc_crash_type_index(const char *name, size_t len);

@@ -95,6 +95,7 @@ static void __exit pc_exit(void)
 	/* Files first: debugfs waits for writers still inside them. */
 	debugfs_remove(pc_dir);
 	pc_crashpoints_exit();
+	pc_interrupts_exit();
 	pr_info("unloaded\n");
 }
 

@@ -7,12 +7,19 @@
  * the control file.  The probe handler never takes a lock: it reaches its
  * point through container_of() and counts hits with atomics, and
  * unregister_kprobe() waits for running handlers before a point is freed.
+ *
+ * SYMBOL%return points are kretprobes: the crash runs when the function
+ * returns.  Conditions (pc_conditions) decide which hits fire.
  */
 #include <linux/atomic.h>
 #include <linux/kprobes.h>
 #include <linux/list.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
+#include <linux/percpu.h>
+#include <linux/prandom.h>
+#include <linux/random.h>
+#include <linux/sched.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/string.h>
@@ -24,35 +31,93 @@
 /* One control-file write: at most a page, like other debugfs controls. */
 #define PC_WRITE_MAX	PAGE_SIZE
 
-/* SYMBOL, '+', 0x and 16 hex digits, NUL. */
+/* SYMBOL, '+', 0x and 16 hex digits (or %return), NUL. */
 #define PC_PLACE_MAX	(PC_SYMBOL_MAX + 20)
+
+/* " after=N every=N times=N probability=N pid=N comm=NAME cpu=N", NUL. */
+#define PC_OPTIONS_MAX	160
 
 struct pc_point {
 	struct list_head list;
-	struct kprobe kp;
+	struct kretprobe rp;	/* rp.kp is the probe; rp itself for %return */
+	bool on_return;
 	const struct pc_crash_type *type;
+	struct pc_conditions cond;
 	int context;		/* PC_CTX_* the handler runs in */
-	atomic_long_t hits;
+	atomic_long_t hits;	/* every time the probe was hit */
+	atomic_long_t eligible;	/* hits that passed pid, comm and cpu */
+	atomic_long_t claimed;	/* firings granted against times= */
 	atomic_long_t fired;
-	char where[PC_PLACE_MAX];	/* SYMBOL[+OFFSET] as listed */
+	char where[PC_PLACE_MAX];	/* SYMBOL[+OFFSET|%return] as listed */
+	char options[PC_OPTIONS_MAX];	/* as listed: the non-default ones */
 	char symbol[PC_SYMBOL_MAX];
 };
 
 static LIST_HEAD(pc_points);
 static DEFINE_MUTEX(pc_points_lock);
 
-static int pc_point_hit(struct kprobe *kp, struct pt_regs *regs)
-{
-	struct pc_point *point = container_of(kp, struct pc_point, kp);
+/* probability=: a per-CPU generator, safe in any context. */
+static DEFINE_PER_CPU(struct rnd_state, pc_rnd);
 
+/*
+ * Decide whether this hit fires, in the documented order: pid, comm, cpu,
+ * then after and every on the count of eligible hits, then probability,
+ * then times.  Lock-free: atomics only, so any context may run it.
+ */
+static bool pc_should_fire(struct pc_point *point)
+{
+	const struct pc_conditions *cond = &point->cond;
+	unsigned long n;
+
+	if (cond->pid >= 0 && task_pid_nr(current) != cond->pid)
+		return false;
+	if (cond->comm[0] && strncmp(current->comm, cond->comm, PC_COMM_MAX))
+		return false;
+	if (cond->cpu >= 0 && raw_smp_processor_id() != cond->cpu)
+		return false;
+	n = atomic_long_inc_return(&point->eligible);
+	if (n < cond->after)
+		return false;
+	if (cond->every > 1 && (n - cond->after) % cond->every)
+		return false;
+	if (cond->probability < 100 &&
+	    prandom_u32_state(this_cpu_ptr(&pc_rnd)) % 100 >= cond->probability)
+		return false;
+	if (cond->times >= 0 &&
+	    atomic_long_inc_return(&point->claimed) > cond->times)
+		return false;
+	return true;
+}
+
+NOKPROBE_SYMBOL(pc_should_fire);
+
+static void pc_point_fire(struct pc_point *point)
+{
 	atomic_long_inc(&point->hits);
+	if (!pc_should_fire(point))
+		return;
 	atomic_long_inc(&point->fired);
 	pc_crash_run(point->type, point->where);
+}
+
+NOKPROBE_SYMBOL(pc_point_fire);
+
+static int pc_point_hit(struct kprobe *kp, struct pt_regs *regs)
+{
+	pc_point_fire(container_of(kp, struct pc_point, rp.kp));
 	return 0;
 }
 
-/* The handler itself must never be probed: it would recurse. */
+/* The handlers themselves must never be probed: they would recurse. */
 NOKPROBE_SYMBOL(pc_point_hit);
+
+static int pc_point_return(struct kretprobe_instance *ri, struct pt_regs *regs)
+{
+	pc_point_fire(container_of(get_kretprobe(ri), struct pc_point, rp));
+	return 0;
+}
+
+NOKPROBE_SYMBOL(pc_point_return);
 
 /*
  * The context a kprobe handler runs in: a probe on an ftrace call site
@@ -68,21 +133,24 @@ static int pc_probe_context(struct kprobe *kp)
 	return PC_CTX_NMI;
 }
 
-/* How a place is shown: SYMBOL, or SYMBOL+0xOFFSET. */
+/* How a place is shown: SYMBOL, SYMBOL+0xOFFSET or SYMBOL%return. */
 static void pc_format_place(char *buf, size_t len, const struct pc_line *line)
 {
 	if (line->offset)
 		snprintf(buf, len, "%s+%#lx", line->symbol, line->offset);
+	else if (line->on_return)
+		snprintf(buf, len, "%s%%return", line->symbol);
 	else
 		strscpy(buf, line->symbol, len);
 }
 
-static struct pc_point *pc_find_by_addr(kprobe_opcode_t *addr)
+/* An entry point and a return point may share an address. */
+static struct pc_point *pc_find_by_addr(kprobe_opcode_t *addr, bool on_return)
 {
 	struct pc_point *point;
 
 	list_for_each_entry(point, &pc_points, list)
-		if (point->kp.addr == addr)
+		if (point->rp.kp.addr == addr && point->on_return == on_return)
 			return point;
 	return NULL;
 }
@@ -92,10 +160,30 @@ static struct pc_point *pc_find_by_place(const struct pc_line *line)
 	struct pc_point *point;
 
 	list_for_each_entry(point, &pc_points, list)
-		if (point->kp.offset == line->offset &&
+		if (point->rp.kp.offset == line->offset &&
+		    point->on_return == !!line->on_return &&
 		    !strcmp(point->symbol, line->symbol))
 			return point;
 	return NULL;
+}
+
+static int pc_register(struct pc_point *point)
+{
+	return point->on_return ? register_kretprobe(&point->rp) :
+				  register_kprobe(&point->rp.kp);
+}
+
+static void pc_unregister(struct pc_point *point)
+{
+	if (point->on_return)
+		unregister_kretprobe(&point->rp);
+	else
+		unregister_kprobe(&point->rp.kp);
+}
+
+static unsigned long pc_missed(const struct pc_point *point)
+{
+	return point->rp.kp.nmissed + (point->on_return ? point->rp.nmissed : 0);
 }
 
 /*
@@ -106,11 +194,11 @@ static struct pc_point *pc_find_by_place(const struct pc_line *line)
  */
 static bool pc_inside_symbol(const struct pc_point *point)
 {
-	const char *start = (const char *)point->kp.addr - point->kp.offset;
+	const char *start = (const char *)point->rp.kp.addr - point->rp.kp.offset;
 	char at_start[PC_SYMBOL_MAX], at_probe[PC_SYMBOL_MAX];
 
 	snprintf(at_start, sizeof(at_start), "%ps", start);
-	snprintf(at_probe, sizeof(at_probe), "%ps", point->kp.addr);
+	snprintf(at_probe, sizeof(at_probe), "%ps", point->rp.kp.addr);
 	return !strcmp(at_start, at_probe);
 }
 
@@ -122,6 +210,7 @@ static int pc_arm(const struct pc_line *line, struct pc_point **armed)
 {
 	const struct pc_crash_type *type = &pc_crash_types[line->type];
 	struct pc_point *point, *other;
+	struct kprobe *kp;
 	int ret;
 
 	point = kzalloc(sizeof(*point), GFP_KERNEL);
@@ -129,13 +218,28 @@ static int pc_arm(const struct pc_line *line, struct pc_point **armed)
 		return -ENOMEM;
 	strscpy(point->symbol, line->symbol, sizeof(point->symbol));
 	pc_format_place(point->where, sizeof(point->where), line);
+	pc_conditions_format(&line->cond, point->options, sizeof(point->options));
 	point->type = type;
-	point->kp.symbol_name = point->symbol;
-	point->kp.offset = line->offset;
-	point->kp.pre_handler = pc_point_hit;
-	point->kp.flags = KPROBE_FLAG_DISABLED;
+	point->cond = line->cond;
+	point->on_return = line->on_return;
+	kp = &point->rp.kp;
+	kp->symbol_name = point->symbol;
+	kp->offset = line->offset;
+	kp->flags = KPROBE_FLAG_DISABLED;
+	if (point->on_return)
+		point->rp.handler = pc_point_return;
+	else
+		kp->pre_handler = pc_point_hit;
 
-	ret = register_kprobe(&point->kp);
+	if (line->cond.cpu >= 0 &&
+	    (line->cond.cpu >= nr_cpu_ids || !cpu_possible(line->cond.cpu))) {
+		pr_warn("crashpoints: %s: cpu=%d: no such CPU (this machine has %u)\n",
+			point->where, line->cond.cpu, nr_cpu_ids);
+		kfree(point);
+		return -ENODEV;
+	}
+
+	ret = pc_register(point);
 	if (ret) {
 		if (ret == -ENOENT)
 			pr_warn("crashpoints: %s: no such symbol\n", point->where);
@@ -146,30 +250,34 @@ static int pc_arm(const struct pc_line *line, struct pc_point **armed)
 		return ret;
 	}
 
-	point->context = pc_probe_context(&point->kp);
-	other = pc_find_by_addr(point->kp.addr);
+	/* A return handler runs from the return trampoline, preemption off. */
+	point->context = point->on_return ? PC_CTX_ATOMIC : pc_probe_context(kp);
+	other = pc_find_by_addr(kp->addr, point->on_return);
 	if (line->offset && !pc_inside_symbol(point)) {
 		pr_warn("crashpoints: %s: the offset is past the end of the function (it lands in %pS)\n",
-			point->where, point->kp.addr);
+			point->where, kp->addr);
 		ret = -ERANGE;
 	} else if (other) {
 		pr_warn("crashpoints: %s: already armed as %s %s\n",
 			point->where, other->where, other->type->name);
 		ret = -EBUSY;
-	} else if (within_module((unsigned long)point->kp.addr, THIS_MODULE)) {
+	} else if (within_module((unsigned long)kp->addr, THIS_MODULE)) {
 		pr_warn("crashpoints: %s: is inside provoke_crash itself\n",
 			point->where);
 		ret = -EINVAL;
 	} else if (point->context > type->context) {
-		pr_warn("crashpoints: %s: %s cannot run in %s context (this probe is not at an ftrace entry); arm it at the function entry\n",
+		pr_warn("crashpoints: %s: %s cannot run in %s context (%s); arm it at the function entry\n",
 			point->where, type->name,
-			pc_context_name(point->context));
+			pc_context_name(point->context),
+			point->context == PC_CTX_NMI ?
+			"this probe is not at an ftrace entry" :
+			"a probe handler never may sleep");
 		ret = -EINVAL;
 	}
 	if (!ret)
-		ret = enable_kprobe(&point->kp);
+		ret = enable_kprobe(kp);
 	if (ret) {
-		unregister_kprobe(&point->kp);
+		pc_unregister(point);
 		kfree(point);
 		return ret;
 	}
@@ -181,7 +289,7 @@ static int pc_arm(const struct pc_line *line, struct pc_point **armed)
 static void pc_free_point(struct pc_point *point)
 {
 	list_del(&point->list);
-	unregister_kprobe(&point->kp);
+	pc_unregister(point);
 	kfree(point);
 }
 
@@ -199,12 +307,16 @@ static int pc_disarm(const struct pc_line *line)
 	return 0;
 }
 
-/* Disarm every point, waiting for running handlers once, not per point. */
+/*
+ * Disarm every point, waiting for running handlers once per kind (kprobes,
+ * kretprobes), not once per point.
+ */
 static void pc_disarm_all(void)
 {
 	struct pc_point *point, *next;
+	struct kretprobe **rps;
 	struct kprobe **kps;
-	int n = 0;
+	int n = 0, nk = 0, nr = 0;
 
 	list_for_each_entry(point, &pc_points, list)
 		n++;
@@ -212,16 +324,26 @@ static void pc_disarm_all(void)
 		return;
 
 	kps = kmalloc_array(n, sizeof(*kps), GFP_KERNEL);
-	if (!kps) {
+	rps = kmalloc_array(n, sizeof(*rps), GFP_KERNEL);
+	if (!kps || !rps) {
+		kfree(kps);
+		kfree(rps);
 		list_for_each_entry_safe(point, next, &pc_points, list)
 			pc_free_point(point);
 		return;
 	}
-	n = 0;
-	list_for_each_entry(point, &pc_points, list)
-		kps[n++] = &point->kp;
-	unregister_kprobes(kps, n);
+	list_for_each_entry(point, &pc_points, list) {
+		if (point->on_return)
+			rps[nr++] = &point->rp;
+		else
+			kps[nk++] = &point->rp.kp;
+	}
+	if (nk)
+		unregister_kprobes(kps, nk);
+	if (nr)
+		unregister_kretprobes(rps, nr);
 	kfree(kps);
+	kfree(rps);
 	list_for_each_entry_safe(point, next, &pc_points, list) {
 		list_del(&point->list);
 		kfree(point);
@@ -337,10 +459,11 @@ static int pc_control_show(struct seq_file *m, void *unused)
 
 	mutex_lock(&pc_points_lock);
 	list_for_each_entry(point, &pc_points, list)
-		seq_printf(m, "%s %s hits=%ld fired=%ld context=%s\n",
-			   point->where, point->type->name,
+		seq_printf(m, "%s %s%s hits=%ld fired=%ld missed=%lu context=%s\n",
+			   point->where, point->type->name, point->options,
 			   atomic_long_read(&point->hits),
 			   atomic_long_read(&point->fired),
+			   pc_missed(point),
 			   pc_context_name(point->context));
 	mutex_unlock(&pc_points_lock);
 	return 0;
@@ -360,10 +483,55 @@ static const struct file_operations pc_control_fops = {
 	.release = single_release,
 };
 
+/*
+ * points=: crash points armed while the module loads, so that a crash
+ * during boot or module init can be provoked.  The same lines as the
+ * control file takes, separated by ';' (a command line has no newlines).
+ */
+static char *points;
+module_param(points, charp, 0400);
+MODULE_PARM_DESC(points, "crash points to arm at load, ';'-separated lines of the crashpoints syntax");
+
+static int pc_arm_at_load(void)
+{
+	struct pc_line *lines;
+	int nr_lines, ret;
+	size_t len, i;
+	char *buf;
+
+	if (!points || !points[0])
+		return 0;
+	len = strlen(points);
+	if (len > PC_WRITE_MAX) {
+		pr_err("points=: at most %lu bytes, not %zu\n", PC_WRITE_MAX, len);
+		return -E2BIG;
+	}
+	buf = kstrdup(points, GFP_KERNEL);
+	if (!buf)
+		return -ENOMEM;
+	for (i = 0; i < len; i++)
+		if (buf[i] == ';')
+			buf[i] = '\n';
+	ret = pc_parse_write(buf, len, &lines, &nr_lines);
+	kfree(buf);
+	if (!ret) {
+		ret = pc_apply(lines, nr_lines);
+		kvfree(lines);
+	}
+	if (ret)
+		pr_err("points=: not loading: the crash points given could not all be armed (error %d)\n",
+		       ret);
+	return ret;
+}
+
 int pc_crashpoints_init(struct dentry *dir)
 {
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		prandom_seed_state(per_cpu_ptr(&pc_rnd, cpu), get_random_u64());
 	debugfs_create_file("crashpoints", 0600, dir, NULL, &pc_control_fops);
-	return 0;
+	return pc_arm_at_load();
 }
 
 void pc_crashpoints_exit(void)

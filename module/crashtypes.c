@@ -9,10 +9,11 @@
 #include "provoke_crash.h"
 
 const struct pc_crash_type pc_crash_types[PC_NR_CRASH_TYPES] = {
-#define PC_CRASH_TYPE(_name, _cat, _ctx, _fate, _desc, ...)	\
+#define PC_CRASH_TYPE(_name, _cat, _ctx, _fate, _needs, _desc, ...)	\
 	[PC_TYPE_##_name] = {						\
 		.name = #_name,						\
 		.description = _desc,					\
+		.needs = _needs,					\
 		.context = _ctx,					\
 		.fate = _fate,						\
 		.run = pc_crash_##_name,				\
@@ -43,8 +44,9 @@ void pc_crash_run(const struct pc_crash_type *type, const char *where)
 		pr_err("%s: could not run: error %d\n", type->name, ret);
 
 	/* An oops or a panic that returns means a protection is missing. */
-	if (ret == 0 &&
-	    (type->fate == PC_FATE_OOPS || type->fate == PC_FATE_PANIC))
-		pr_err("FAIL: %s returned: the kernel survived a crash it should not have\n",
-		       type->name);
+	if (ret == 0 && (type->fate == PC_FATE_OOPS ||
+			 type->fate == PC_FATE_PANIC ||
+			 type->fate == PC_FATE_HANG))
+		pr_err("FAIL: %s returned: the kernel survived a crash it should not have (needs: %s)\n",
+		       type->name, type->needs[0] ? type->needs : "nothing more");
 }

@@ -3,11 +3,13 @@
  * Parser for the crashpoints control file: plain C with no kernel or libc
  * calls, compiled into the module and into the user-space unit tests.
  *
- *   SYMBOL[+OFFSET] TYPE   arm a crash point
- *   !SYMBOL[+OFFSET]       disarm it
- *   (empty line)           disarm every point
+ *   SYMBOL[+OFFSET|%return] TYPE [KEY=VALUE]...   arm a crash point
+ *   !SYMBOL[+OFFSET|%return]                      disarm it
+ *   (empty line)                                  disarm every point
  *
  * OFFSET is decimal or 0x-prefixed hex.  Blanks are spaces and tabs.
+ * KEY is one of after, every, times, probability, pid, comm, cpu; each may
+ * be given once, and its value is a decimal number (comm: a task name).
  */
 #include "provoke_crash_defs.h"
 #include "provoke_crash_parse.h"
@@ -91,9 +93,9 @@ static int pc_parse_offset(const char *line, size_t len, size_t *pos,
 		base = 16;
 		i += 2;
 	}
-	if (i >= len || pc_is_blank(line[i]))
+	if (i >= len || pc_is_blank(line[i]) || line[i] == '%')
 		return pc_fail(error, -EINVAL, start, "missing offset after '+'");
-	for (; i < len && !pc_is_blank(line[i]); i++) {
+	for (; i < len && !pc_is_blank(line[i]) && line[i] != '%'; i++) {
 		int d = pc_digit_value(line[i], base);
 
 		if (d < 0)
@@ -125,6 +127,7 @@ static int pc_parse_place(const char *line, size_t len, size_t *pos,
 	out->symbol[n] = '\0';
 
 	out->offset = 0;
+	out->on_return = 0;
 	if (i < len && line[i] == '+') {
 		int ret;
 
@@ -132,6 +135,20 @@ static int pc_parse_place(const char *line, size_t len, size_t *pos,
 		ret = pc_parse_offset(line, len, &i, &out->offset, error);
 		if (ret)
 			return ret;
+		if (i < len && line[i] == '%')
+			return pc_fail(error, -EINVAL, i,
+				       "%return takes no offset: it probes the entry");
+	} else if (i < len && line[i] == '%') {
+		static const char word[] = "return";
+		size_t w = 0;
+
+		while (word[w] && i + 1 + w < len && line[i + 1 + w] == word[w])
+			w++;
+		if (word[w] || (i + 1 + w < len && !pc_is_blank(line[i + 1 + w])))
+			return pc_fail(error, -EINVAL, i,
+				       "expected %return after the symbol");
+		out->on_return = 1;
+		i += 1 + w;
 	} else if (i < len && !pc_is_blank(line[i])) {
 		return pc_fail(error, -EINVAL, i, "bad character in symbol");
 	}
@@ -146,6 +163,210 @@ static size_t pc_skip_blanks(const char *line, size_t len, size_t i)
 	return i;
 }
 
+#define PC_LONG_MAX	((long)(~0UL >> 1))
+
+/* A decimal number in [@min, @max] at line[*pos], up to a blank. */
+static int pc_parse_decimal(const char *line, size_t len, size_t *pos,
+			    long min, long max, const char *range,
+			    long *out, struct pc_parse_error *error)
+{
+	size_t start = *pos, i = *pos;
+	unsigned long value = 0;
+	int negative = 0;
+	long v;
+
+	if (i < len && line[i] == '-') {
+		negative = 1;
+		i++;
+	}
+	if (i >= len || pc_is_blank(line[i]))
+		return pc_fail(error, -EINVAL, start, "missing number");
+	for (; i < len && !pc_is_blank(line[i]); i++) {
+		int d = pc_digit_value(line[i], 10);
+
+		if (d < 0)
+			return pc_fail(error, -EINVAL, i, "bad digit in number");
+		if (value > ((unsigned long)PC_LONG_MAX - (unsigned long)d) / 10)
+			return pc_fail(error, -ERANGE, start, range);
+		value = value * 10 + (unsigned long)d;
+	}
+	v = negative ? -(long)value : (long)value;
+	if (v < min || v > max)
+		return pc_fail(error, -ERANGE, start, range);
+	*out = v;
+	*pos = i;
+	return 0;
+}
+
+static const struct pc_option {
+	const char *key;
+	unsigned int bit;
+	long min, max;
+	const char *range;
+} pc_options[] = {
+	{ "after", PC_OPT_AFTER, 1, PC_LONG_MAX, "after must be at least 1" },
+	{ "every", PC_OPT_EVERY, 1, PC_LONG_MAX, "every must be at least 1" },
+	{ "times", PC_OPT_TIMES, -1, PC_LONG_MAX,
+	  "times must be -1 (no limit) or at least 1" },
+	{ "probability", PC_OPT_PROBABILITY, 1, 100,
+	  "probability is a percentage, 1 to 100" },
+	{ "pid", PC_OPT_PID, 1, PC_PID_MAX, "pid must be 1 to 4194304" },
+	{ "comm", PC_OPT_COMM, 0, 0, NULL },
+	{ "cpu", PC_OPT_CPU, 0, PC_CPU_MAX, "cpu must be 0 to 8191" },
+	{ NULL },
+};
+
+void pc_conditions_init(struct pc_conditions *cond)
+{
+	cond->after = 1;
+	cond->every = 1;
+	cond->times = 1;
+	cond->probability = 100;
+	cond->pid = -1;
+	cond->cpu = -1;
+	cond->comm[0] = '\0';
+	cond->given = 0;
+}
+
+/* Parse one KEY=VALUE at line[*pos] into @cond. */
+static int pc_parse_option(const char *line, size_t len, size_t *pos,
+			   struct pc_conditions *cond,
+			   struct pc_parse_error *error)
+{
+	size_t start = *pos, i = *pos, k, n;
+	const struct pc_option *opt = NULL;
+	long value;
+	int ret;
+
+	while (i < len && line[i] != '=' && !pc_is_blank(line[i]))
+		i++;
+	if (i >= len || line[i] != '=')
+		return pc_fail(error, -EINVAL, start, "expected KEY=VALUE");
+	for (k = 0; pc_options[k].key; k++) {
+		const char *key = pc_options[k].key;
+
+		for (n = 0; start + n < i && key[n] == line[start + n]; n++)
+			;
+		if (start + n == i && key[n] == '\0')
+			opt = &pc_options[k];
+	}
+	if (!opt)
+		return pc_fail(error, -EINVAL, start, "unknown option");
+	if (cond->given & opt->bit)
+		return pc_fail(error, -EINVAL, start, "option given twice");
+	cond->given |= opt->bit;
+	i++;
+
+	if (opt->bit == PC_OPT_COMM) {
+		for (n = 0; i + n < len && !pc_is_blank(line[i + n]); n++) {
+			if (n + 1 >= PC_COMM_MAX)
+				return pc_fail(error, -ENAMETOOLONG, i,
+					       "comm is at most 15 characters");
+			if (line[i + n] < 0x21 || line[i + n] > 0x7e)
+				return pc_fail(error, -EINVAL, i + n,
+					       "bad character in comm");
+			cond->comm[n] = line[i + n];
+		}
+		if (n == 0)
+			return pc_fail(error, -EINVAL, i, "empty comm");
+		cond->comm[n] = '\0';
+		*pos = i + n;
+		return 0;
+	}
+
+	ret = pc_parse_decimal(line, len, &i, opt->min, opt->max, opt->range,
+			       &value, error);
+	if (ret)
+		return ret;
+	if (opt->bit == PC_OPT_TIMES && value == 0)
+		return pc_fail(error, -ERANGE, start + 6, opt->range);
+	switch (opt->bit) {
+	case PC_OPT_AFTER:
+		cond->after = (unsigned long)value;
+		break;
+	case PC_OPT_EVERY:
+		cond->every = (unsigned long)value;
+		break;
+	case PC_OPT_TIMES:
+		cond->times = value;
+		break;
+	case PC_OPT_PROBABILITY:
+		cond->probability = (unsigned int)value;
+		break;
+	case PC_OPT_PID:
+		cond->pid = (int)value;
+		break;
+	case PC_OPT_CPU:
+		cond->cpu = (int)value;
+		break;
+	}
+	*pos = i;
+	return 0;
+}
+
+/* Append @str to @buf at *@used, never past @size - 1. */
+static void pc_put(char *buf, size_t size, size_t *used, const char *str)
+{
+	while (*str && *used + 1 < size)
+		buf[(*used)++] = *str++;
+	buf[*used] = '\0';
+}
+
+static void pc_put_number(char *buf, size_t size, size_t *used, long value)
+{
+	char digits[24];
+	unsigned long v = value < 0 ? 0UL - (unsigned long)value : (unsigned long)value;
+	int n = (int)sizeof(digits) - 1;
+
+	digits[n] = '\0';
+	do {
+		digits[--n] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	if (value < 0)
+		digits[--n] = '-';
+	pc_put(buf, size, used, digits + n);
+}
+
+size_t pc_conditions_format(const struct pc_conditions *cond, char *buf,
+			    size_t size)
+{
+	size_t used = 0;
+
+	if (!size)
+		return 0;
+	buf[0] = '\0';
+	if (cond->after != 1) {
+		pc_put(buf, size, &used, " after=");
+		pc_put_number(buf, size, &used, (long)cond->after);
+	}
+	if (cond->every != 1) {
+		pc_put(buf, size, &used, " every=");
+		pc_put_number(buf, size, &used, (long)cond->every);
+	}
+	if (cond->times != 1) {
+		pc_put(buf, size, &used, " times=");
+		pc_put_number(buf, size, &used, cond->times);
+	}
+	if (cond->probability != 100) {
+		pc_put(buf, size, &used, " probability=");
+		pc_put_number(buf, size, &used, cond->probability);
+	}
+	if (cond->pid >= 0) {
+		pc_put(buf, size, &used, " pid=");
+		pc_put_number(buf, size, &used, cond->pid);
+	}
+	if (cond->comm[0]) {
+		pc_put(buf, size, &used, " comm=");
+		pc_put(buf, size, &used, cond->comm);
+	}
+	if (cond->cpu >= 0) {
+		pc_put(buf, size, &used, " cpu=");
+		pc_put_number(buf, size, &used, cond->cpu);
+	}
+	return used;
+}
+
 int pc_parse_line(const char *line, size_t len, struct pc_line *out,
 		  struct pc_parse_error *error)
 {
@@ -153,6 +374,8 @@ int pc_parse_line(const char *line, size_t len, struct pc_line *out,
 	int ret;
 
 	out->type = -1;
+	out->on_return = 0;
+	pc_conditions_init(&out->cond);
 	if (i == len) {
 		out->op = PC_OP_CLEAR;
 		return 0;
@@ -183,8 +406,11 @@ int pc_parse_line(const char *line, size_t len, struct pc_line *out,
 	out->type = pc_crash_type_index(line + start, i - start);
 	if (out->type < 0)
 		return pc_fail(error, -EINVAL, start, "unknown crash type");
-	i = pc_skip_blanks(line, len, i);
-	if (i != len)
-		return pc_fail(error, -EINVAL, i, "unexpected text after type");
+	for (i = pc_skip_blanks(line, len, i); i < len;
+	     i = pc_skip_blanks(line, len, i)) {
+		ret = pc_parse_option(line, len, &i, &out->cond, error);
+		if (ret)
+			return ret;
+	}
 	return 0;
 }

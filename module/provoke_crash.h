@@ -11,6 +11,7 @@
 struct pc_crash_type {
 	const char *name;
 	const char *description;
+	const char *needs;	/* kernel options and boot parameters it needs */
 	int context;		/* PC_CTX_*: deepest context it may run in */
 	int fate;		/* PC_FATE_* */
 	/* 0, or a negative errno (-EINPROGRESS: the crash comes later). */
@@ -25,6 +26,9 @@ void pc_crash_run(const struct pc_crash_type *type, const char *where);
 
 /* Name of a PC_CTX_* value, as shown in listings. */
 const char *pc_context_name(int context);
+
+/* crashes/interrupts.c: stop what a trigger may have left queued. */
+void pc_interrupts_exit(void);
 
 /* crashpoints.c: the control file and the kprobes behind it. */
 int pc_crashpoints_init(struct dentry *dir);

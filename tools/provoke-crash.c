@@ -20,7 +20,7 @@
 #define PC_VERSION "0.1"
 
 struct pc_type_info {
-	const char *name, *category, *description;
+	const char *name, *category, *needs, *description;
 	const char *expect[PC_MAX_EXPECT];
 	int context, fate;
 };
@@ -28,22 +28,27 @@ struct pc_type_info {
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
 static const struct pc_type_info pc_types[] = {
-#define PC_CRASH_TYPE(_name, _cat, _ctx, _fate, _desc, ...)		\
-	{ .name = #_name, .category = #_cat, .description = _desc,	\
-	  .expect = { __VA_ARGS__ }, .context = _ctx, .fate = _fate },
+#define PC_CRASH_TYPE(_name, _cat, _ctx, _fate, _needs, _desc, ...)	\
+	{ .name = #_name, .category = #_cat, .needs = _needs,		\
+	  .description = _desc, .expect = { __VA_ARGS__ },		\
+	  .context = _ctx, .fate = _fate },
 #include "provoke_crash_types.h"
 };
 
 static const char *const context_names[] = { "task", "atomic", "nmi" };
-static const char *const fate_names[] = { "oops", "panic", "report", "silent" };
+static const char *const fate_names[] = {
+	"oops", "panic", "report", "silent", "hang"
+};
 
 static int print_help(FILE *out, int status)
 {
 	fprintf(out,
 		"Usage: provoke-crash [--help] [--version] COMMAND [ARGS]\n"
 		"\n"
-		"  types [--table]          list crash types (--table: name, category,\n"
-		"                           context, fate, expected text, description)\n"
+		"  types [--table|--rst]    list crash types: name, deepest context,\n"
+		"                           description (--table: name, category,\n"
+		"                           context, fate, needs, expected text,\n"
+		"                           description; --rst: the docs' table)\n"
 		"  arm SYMBOL[+OFF] TYPE [KEY=VALUE...]  arm a crash point\n"
 		"  disarm SYMBOL[+OFF]|--all  disarm one point or all\n"
 		"  status                   list armed points with their counters\n"
@@ -56,22 +61,58 @@ static int print_help(FILE *out, int status)
 	return status;
 }
 
-static int list_types(int table)
+/* The expected patterns of @t, joined by @sep. */
+static void print_expected(const struct pc_type_info *t, const char *sep)
+{
+	size_t j;
+
+	for (j = 0; j < PC_MAX_EXPECT && t->expect[j]; j++)
+		printf("%s%s", j ? sep : "", t->expect[j]);
+}
+
+/* The documentation's table (Documentation/provoke-crash.rst). */
+static void print_rst(void)
 {
 	size_t i, j;
 
+	printf(".. list-table::\n   :header-rows: 1\n   :widths: 22 10 8 8 52\n\n"
+	       "   * - type\n     - category\n     - context\n     - fate\n"
+	       "     - what it does; what it needs; what proves it (x86-64)\n");
 	for (i = 0; i < ARRAY_SIZE(pc_types); i++) {
 		const struct pc_type_info *t = &pc_types[i];
 
-		if (table) {
-			/* The expected patterns, joined by " && ". */
-			printf("%s\t%s\t%s\t%s\t", t->name, t->category,
-			       context_names[t->context], fate_names[t->fate]);
-			for (j = 0; j < PC_MAX_EXPECT && t->expect[j]; j++)
-				printf("%s%s", j ? " && " : "", t->expect[j]);
+		printf("   * - ``%s``\n     - %s\n     - %s\n     - %s\n"
+		       "     - %s.\n\n       Needs: %s.\n\n       Expected:\n\n",
+		       t->name, t->category, context_names[t->context],
+		       fate_names[t->fate], t->description,
+		       t->needs[0] ? t->needs : "nothing more");
+		for (j = 0; j < PC_MAX_EXPECT && t->expect[j]; j++)
+			printf("       - ``%s``\n", t->expect[j]);
+	}
+}
+
+enum { PC_LIST_HUMAN, PC_LIST_TABLE, PC_LIST_RST };
+
+static int list_types(int format)
+{
+	size_t i;
+
+	if (format == PC_LIST_RST) {
+		print_rst();
+		return 0;
+	}
+	for (i = 0; i < ARRAY_SIZE(pc_types); i++) {
+		const struct pc_type_info *t = &pc_types[i];
+
+		if (format == PC_LIST_TABLE) {
+			/* "-" for no needs: shells collapse empty tab fields. */
+			printf("%s\t%s\t%s\t%s\t%s\t", t->name, t->category,
+			       context_names[t->context], fate_names[t->fate],
+			       t->needs[0] ? t->needs : "-");
+			print_expected(t, " && ");
 			printf("\t%s\n", t->description);
 		} else {
-			printf("%-24s %-6s %s\n", t->name,
+			printf("%-28s %-6s %s\n", t->name,
 			       context_names[t->context], t->description);
 		}
 	}
@@ -181,15 +222,16 @@ int main(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ "table", no_argument, NULL, 't' },
+		{ "rst", no_argument, NULL, 'r' },
 		{ "all", no_argument, NULL, 'a' },
 		{ "yes", no_argument, NULL, 'y' },
 		{ NULL, 0, NULL, 0 },
 	};
-	int c, table = 0, all = 0, yes = 0, ret, nargs;
+	int c, format = PC_LIST_HUMAN, all = 0, yes = 0, ret, nargs;
 	char line[1024];
 	const char *cmd;
 
-	while ((c = getopt_long(argc, argv, "hVtay", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "hVtray", opts, NULL)) != -1) {
 		switch (c) {
 		case 'h':
 			return print_help(stdout, 0);
@@ -197,7 +239,10 @@ int main(int argc, char **argv)
 			printf("provoke-crash %s\n", PC_VERSION);
 			return 0;
 		case 't':
-			table = 1;
+			format = PC_LIST_TABLE;
+			break;
+		case 'r':
+			format = PC_LIST_RST;
 			break;
 		case 'a':
 			all = 1;
@@ -215,7 +260,7 @@ int main(int argc, char **argv)
 
 	nargs = argc - optind;
 	if (!strcmp(cmd, "types") && nargs == 0)
-		return list_types(table);
+		return list_types(format);
 	if (strcmp(cmd, "status") && strcmp(cmd, "arm") &&
 	    strcmp(cmd, "disarm") && strcmp(cmd, "trigger"))
 		return print_help(stderr, EXIT_USAGE);

@@ -1,21 +1,41 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Control-flow crashes: BUG(), panic(), a NULL dereference, and the same
- * dereference from a real hard interrupt.
+ * Control-flow crashes: BUG(), WARN(), panic() and the CPU exceptions a
+ * bad pointer or a bad division raises; and report, which only says that
+ * a code path was reached.
  */
 #include <linux/bug.h>
 #include <linux/compiler.h>
-#include <linux/delay.h>
-#include <linux/irq_work.h>
-#include <linux/irqflags.h>
 #include <linux/kernel.h>
-#include <linux/preempt.h>
+#include <linux/printk.h>
+#include <linux/sched.h>
+#include <linux/smp.h>
 
 #include "../provoke_crash.h"
+
+int pc_crash_report(void)
+{
+	pr_info("report: hit by %s[%d] on CPU %d\n", current->comm,
+		task_pid_nr(current), raw_smp_processor_id());
+	dump_stack();
+	return 0;
+}
 
 int pc_crash_bugon(void)
 {
 	BUG();
+	return 0;
+}
+
+int pc_crash_warning(void)
+{
+	WARN_ON(1);
+	return 0;
+}
+
+int pc_crash_warning_message(void)
+{
+	WARN(1, "provoke-crash: warning_message requested\n");
 	return 0;
 }
 
@@ -35,28 +55,24 @@ int pc_crash_null_dereference(void)
 	return 0;
 }
 
-static void pc_irq_oops(struct irq_work *work)
+int pc_crash_general_protection(void)
 {
-	pr_info("oops_interrupt_context: in hardirq context: %s\n",
-		in_hardirq() ? "yes" : "NO");
-	pc_crash_null_dereference();
+	/* Not a valid address on any x86-64 paging mode: #GP, not #PF. */
+	unsigned long *ptr = (unsigned long *)0xdead4ead00000000UL;
+
+	OPTIMIZER_HIDE_VAR(ptr);
+	return READ_ONCE(*ptr) ? 0 : 0;
 }
 
-static struct irq_work pc_irq_oops_work = IRQ_WORK_INIT_HARD(pc_irq_oops);
+/* Where a result goes so that the compiler must compute it. */
+static unsigned long pc_sink;
 
-int pc_crash_oops_interrupt_context(void)
+int pc_crash_divide_error(void)
 {
-	int ms;
+	unsigned long num = 42, den = 0;
 
-	/* irq_work raises a self-IPI: the handler runs in hard irq context. */
-	irq_work_queue(&pc_irq_oops_work);
-
-	/* With interrupts off it fires as soon as they are back on. */
-	if (irqs_disabled())
-		return -EINPROGRESS;
-
-	for (ms = 0; ms < 1000 && irq_work_is_pending(&pc_irq_oops_work); ms++)
-		mdelay(1);
-	/* The oops is fatal in interrupt context: reaching here is a failure. */
+	/* Hidden, so that the division is done at run time. */
+	OPTIMIZER_HIDE_VAR(den);
+	WRITE_ONCE(pc_sink, num / den);
 	return 0;
 }

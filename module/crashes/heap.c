@@ -1,11 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Heap corruption: writes that SLUB debugging (slub_debug=FZPU) or KFENCE
- * must report.  Allocations are GFP_ATOMIC so that crash points with
- * preemption off can run them; the damage is a few bytes, aimed away from
- * the free pointer, so that a kernel without detection is not wrecked.
+ * Heap corruption and hygiene: writes that SLUB debugging
+ * (slub_debug=FZPU) or KFENCE must report, frees the allocators must
+ * refuse, and the wiping that init_on_alloc and init_on_free promise.
+ * Allocations are GFP_ATOMIC so that crash points with preemption off can
+ * run them; the damage is a few bytes, aimed away from the free pointer,
+ * so that a kernel without detection is not wrecked.
  */
 #include <linux/compiler.h>
+#include <linux/gfp.h>
+#include <linux/mm.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 
@@ -14,25 +18,8 @@
 /* A size that lands in kmalloc-1k, the cache the expected text names. */
 #define PC_HEAP_SIZE	1024
 
-int pc_crash_write_after_free(void)
-{
-	u8 *obj = kmalloc(PC_HEAP_SIZE, GFP_ATOMIC);
-	u8 *again;
-
-	if (!obj)
-		return -ENOMEM;
-	kfree(obj);
-	/* Hide the freed pointer from the compiler's use-after-free checks. */
-	OPTIMIZER_HIDE_VAR(obj);
-	memset(obj + 2 * sizeof(void *), 0x78, sizeof(void *));
-
-	/* SLUB checks the poison when it hands the object out again. */
-	again = kmalloc(PC_HEAP_SIZE, GFP_ATOMIC);
-	pr_info("write_after_free: reallocation %s the freed object\n",
-		again == obj ? "returned" : "did not return");
-	kfree(again);
-	return 0;
-}
+/* Away from the start, where SLUB may keep its free pointer. */
+#define PC_HEAP_OFFSET	(PC_HEAP_SIZE / 2)
 
 int pc_crash_overwrite_allocation(void)
 {
@@ -47,4 +34,185 @@ int pc_crash_overwrite_allocation(void)
 	/* SLUB checks the red zone when the object is freed. */
 	kfree(obj);
 	return 0;
+}
+
+int pc_crash_write_after_free(void)
+{
+	u8 *obj = kmalloc(PC_HEAP_SIZE, GFP_ATOMIC);
+	u8 *again;
+
+	if (!obj)
+		return -ENOMEM;
+	kfree(obj);
+	/* Hide the freed pointer from the compiler's use-after-free checks. */
+	OPTIMIZER_HIDE_VAR(obj);
+	memset(obj + PC_HEAP_OFFSET, 0x78, sizeof(void *));
+
+	/* SLUB checks the poison when it hands the object out again. */
+	again = kmalloc(PC_HEAP_SIZE, GFP_ATOMIC);
+	pr_info("write_after_free: reallocation %s the freed object\n",
+		again == obj ? "returned" : "did not return");
+	kfree(again);
+	return 0;
+}
+
+int pc_crash_read_after_free(void)
+{
+	u8 *obj = kmalloc(PC_HEAP_SIZE, GFP_ATOMIC);
+	u8 seen;
+
+	if (!obj)
+		return -ENOMEM;
+	memset(obj, 0x78, PC_HEAP_SIZE);
+	kfree(obj);
+	OPTIMIZER_HIDE_VAR(obj);
+	seen = READ_ONCE(obj[PC_HEAP_OFFSET]);
+	if (seen == POISON_FREE)
+		pr_info("read_after_free: the freed object reads as poison 0x%02x\n",
+			seen);
+	else
+		pr_err("FAIL: read_after_free: the freed object still reads 0x%02x: no poisoning (slub_debug=P)\n",
+		       seen);
+	return 0;
+}
+
+int pc_crash_write_buddy_after_free(void)
+{
+	unsigned long page = __get_free_page(GFP_ATOMIC);
+	unsigned long again;
+
+	if (!page)
+		return -ENOMEM;
+	free_page(page);
+	OPTIMIZER_HIDE_VAR(page);
+	/* One word in the middle: page poisoning checks it on reallocation. */
+	WRITE_ONCE(*(unsigned long *)(page + PAGE_SIZE / 2), 0x7878787878787878UL);
+	again = __get_free_page(GFP_ATOMIC);
+	pr_info("write_buddy_after_free: reallocation %s the freed page\n",
+		again == page ? "returned" : "did not return");
+	free_page(again);
+	if (!IS_ENABLED(CONFIG_PAGE_POISONING))
+		pr_err("FAIL: write_buddy_after_free: nothing checks freed pages (CONFIG_PAGE_POISONING)\n");
+	return 0;
+}
+
+int pc_crash_read_buddy_after_free(void)
+{
+	unsigned long page = __get_free_page(GFP_ATOMIC);
+	unsigned long seen;
+
+	if (!page)
+		return -ENOMEM;
+	memset((void *)page, 0x78, PAGE_SIZE);
+	free_page(page);
+	OPTIMIZER_HIDE_VAR(page);
+	seen = READ_ONCE(*(unsigned long *)(page + PAGE_SIZE / 2));
+	if (!seen)
+		pr_info("read_buddy_after_free: the freed page reads as zero\n");
+	else
+		pr_err("FAIL: read_buddy_after_free: the freed page still reads %#lx: not wiped (init_on_free=1)\n",
+		       seen);
+	return 0;
+}
+
+int pc_crash_double_free(void)
+{
+	void *obj = kmalloc(PC_HEAP_SIZE, GFP_ATOMIC);
+
+	if (!obj)
+		return -ENOMEM;
+	kfree(obj);
+	OPTIMIZER_HIDE_VAR(obj);
+	/* SLUB's consistency checks find it on the free list already. */
+	kfree(obj);
+	return 0;
+}
+
+/* A constructor keeps the two caches apart: SLUB never merges those. */
+static void pc_wrong_ctor(void *obj)
+{
+}
+
+int pc_crash_slab_free_wrong_cache(void)
+{
+	struct kmem_cache *a, *b;
+	void *obj;
+
+	a = kmem_cache_create("pc-wrong-a", 64, 0, SLAB_CONSISTENCY_CHECKS,
+			      pc_wrong_ctor);
+	b = kmem_cache_create("pc-wrong-b", 64, 0, SLAB_CONSISTENCY_CHECKS,
+			      pc_wrong_ctor);
+	if (!a || !b) {
+		kmem_cache_destroy(a);
+		kmem_cache_destroy(b);
+		return -ENOMEM;
+	}
+	obj = kmem_cache_alloc(a, GFP_KERNEL);
+	if (obj) {
+		/* SLUB finds the real cache, warns, and frees it there. */
+		kmem_cache_free(b, obj);
+	}
+	kmem_cache_destroy(a);
+	kmem_cache_destroy(b);
+	return obj ? 0 : -ENOMEM;
+}
+
+int pc_crash_slab_free_page(void)
+{
+	unsigned long page = __get_free_page(GFP_ATOMIC);
+
+	if (!page)
+		return -ENOMEM;
+	/* An order-0 page is never a kmalloc object: kfree() warns. */
+	kfree((void *)page);
+	return 0;
+}
+
+int pc_crash_slab_init_on_alloc(void)
+{
+	u8 *obj = kmalloc(PC_HEAP_SIZE, GFP_ATOMIC);
+	u8 *again;
+	int ret = 0;
+
+	if (!obj)
+		return -ENOMEM;
+	memset(obj, 0x78, PC_HEAP_SIZE);
+	kfree(obj);
+	again = kmalloc(PC_HEAP_SIZE, GFP_ATOMIC);
+	if (again != obj) {
+		pr_err("slab_init_on_alloc: the freed object did not come back; try again\n");
+		ret = -EAGAIN;
+	} else if (!again[PC_HEAP_OFFSET]) {
+		pr_info("slab_init_on_alloc: the reused object reads as zero\n");
+	} else {
+		pr_err("FAIL: slab_init_on_alloc: the reused object reads 0x%02x: not wiped (init_on_alloc=1)\n",
+		       again[PC_HEAP_OFFSET]);
+	}
+	kfree(again);
+	return ret;
+}
+
+int pc_crash_buddy_init_on_alloc(void)
+{
+	unsigned long page = __get_free_page(GFP_ATOMIC);
+	unsigned long again, seen;
+	int ret = 0;
+
+	if (!page)
+		return -ENOMEM;
+	memset((void *)page, 0x78, PAGE_SIZE);
+	free_page(page);
+	again = __get_free_page(GFP_ATOMIC);
+	seen = again ? *(unsigned long *)(again + PAGE_SIZE / 2) : 0;
+	if (again != page) {
+		pr_err("buddy_init_on_alloc: the freed page did not come back; try again\n");
+		ret = -EAGAIN;
+	} else if (!seen) {
+		pr_info("buddy_init_on_alloc: the reused page reads as zero\n");
+	} else {
+		pr_err("FAIL: buddy_init_on_alloc: the reused page reads %#lx: not wiped (init_on_alloc=1)\n",
+		       seen);
+	}
+	free_page(again);
+	return ret;
 }

@@ -1,35 +1,42 @@
 # Two writers arm and disarm points in a loop while two processes hit the
 # probed syscalls on two vCPUs; then unload while they are still hit.
+# Each writer makes pc_cycles cycles (250 unless the kernel command line
+# says otherwise: make stress passes pc_cycles=5000, 10,000 in all).
 # smp: 2
-# expect-out: writer getppid: cycle: 100 done, 0 errors
-# expect-out: writer getpgid: cycle: 100 done, 0 errors
+# expect-out: writer getppid: cycle: [0-9]+ done, 0 errors
+# expect-out: writer getpgid: cycle: [0-9]+ done, 0 errors
 # expect-out: points after: 0
 # expect-out: rmmod: ok
 # expect-out: our kprobes after unload: 0
-# expect-out: slab kmalloc-2k growth: -?[0-3]$
+# expect-out: slab kmalloc-2k growth: -?[0-7] objects$
 # expect-out: fired lines: [1-9][0-9]*
 # expect-out: log: unloaded
 # expect-out: PC-GUEST-END
 # reject-out: dmesg-bad:
 # reject: BUG:|Oops|WARNING:|FAIL:|general protection|Kernel panic
 C=$D/crashpoints
-slab() { awk '$1 == "kmalloc-2k" {print $2}' /proc/slabinfo; }
+N=${pc_cycles:-250}
+# Active objects, exact once the per-CPU slabs are flushed back.
+slab() {
+	echo 1 >/sys/kernel/slab/kmalloc-2k/shrink
+	awk '$1 == "kmalloc-2k" {print $2}' /proc/slabinfo
+}
 start=$(slab)
 echo 1 >/proc/sys/kernel/printk
-pc-guest hit getppid 100000000 >/dev/null &
+pc-guest hit getppid -1 >/dev/null &
 h1=$!
-pc-guest hit getpgrp 100000000 >/dev/null &
+pc-guest hit getpgrp -1 >/dev/null &
 h2=$!
-(pc-guest cycle $C 100 "__x64_sys_getppid unaligned_load_store" "!__x64_sys_getppid" |
+(pc-guest cycle $C $N "__x64_sys_getppid unaligned_load_store times=-1" "!__x64_sys_getppid" |
 	sed 's/^/writer getppid: /') &
 w1=$!
-(pc-guest cycle $C 100 "__x64_sys_getpgrp unaligned_load_store\n__x64_sys_getpgid bugon" "!__x64_sys_getpgrp\n!__x64_sys_getpgid" |
+(pc-guest cycle $C $N "__x64_sys_getpgrp unaligned_load_store times=-1\n__x64_sys_getpgid bugon" "!__x64_sys_getpgrp\n!__x64_sys_getpgid" |
 	sed 's/^/writer getpgid: /') &
 w2=$!
 wait $w1 $w2
 echo "points after: $(grep -c . $C)"
-echo "slab kmalloc-2k growth: $(($(slab) - start))"
-pc-guest write $C "__x64_sys_getppid unaligned_load_store\n__x64_sys_getpgrp unaligned_load_store" >/dev/null
+echo "slab kmalloc-2k growth: $(($(slab) - start)) objects"
+pc-guest write $C "__x64_sys_getppid unaligned_load_store times=-1\n__x64_sys_getpgrp unaligned_load_store times=-1" >/dev/null
 sleep 1
 rmmod provoke_crash && echo "rmmod: ok"
 echo 8 >/proc/sys/kernel/printk

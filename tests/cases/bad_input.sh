@@ -1,7 +1,7 @@
 # Every line of bad_input.tsv fails with its own errno and one log line;
 # the list stays empty and the kernel stays up.
-# expect-out: bad_input: 47 of 47 refused as expected
-# expect-out: log lines: 47
+# expect-out: bad_input: 63 of 63 refused as expected
+# expect-out: log lines: 63
 # expect-out: points: 0
 # expect-out: PC-GUEST-END
 # reject-out: MISMATCH

@@ -1,9 +1,10 @@
 # Listing, counting, disarming one point, and the empty line that clears all.
+# A point fires once by default (times=1), then stays armed and counts.
 # expect-out: three: write: ok
 # expect-out: points: 3
 # expect-out: after-disarm: 2
-# expect-out: __x64_sys_getsid panic hits=0 fired=0 context=atomic
-# expect-out: __x64_sys_getppid unaligned_load_store hits=3 fired=3 context=atomic
+# expect-out: __x64_sys_getsid panic hits=0 fired=0 missed=0 context=atomic
+# expect-out: __x64_sys_getppid unaligned_load_store hits=3 fired=1 missed=0 context=atomic
 # expect-out: points after clear: 0
 # expect-out: rearm: write: ok
 # expect-out: points after empty write: 0

@@ -6,7 +6,7 @@
 # expect-out: first: armed: __x64_sys_getpgid bugon
 # expect-out: reason: provoke-crash: crashpoints refused: Device or resource busy
 # expect-out: reason:   the module says: crashpoints: __x64_sys_getpgid: already armed as __x64_sys_getpgid bugon
-# expect-out: status: __x64_sys_getpgid bugon hits=0 fired=0 context=atomic
+# expect-out: status: __x64_sys_getpgid bugon hits=0 fired=0 missed=0 context=atomic
 # expect-out: disarm: done
 # expect-out: noyes: provoke-crash: panic crashes this kernel: add --yes to do it
 # expect-out: notroot: provoke-crash: must run as root
@@ -33,7 +33,7 @@ t first provoke-crash arm __x64_sys_getpgid bugon
 t reason provoke-crash arm __x64_sys_getpgid+0 bugon
 t status provoke-crash status
 provoke-crash disarm --all && echo "disarm: done"
-t noyes provoke-crash trigger panic
+t noyes provoke-crash trigger panic </dev/null
 echo 'root:x:0:0:root:/:/bin/sh' >/etc/passwd
 echo 'nobody:x:65534:65534:nobody:/:/bin/sh' >>/etc/passwd
 echo 'root:x:0:' >/etc/group

@@ -10,7 +10,7 @@
 # reject-out: dmesg-bad:
 # reject: BUG:|Oops|WARNING:|FAIL:|general protection|Kernel panic
 C=$D/crashpoints
-pc-guest write $C "__x64_sys_getppid unaligned_load_store\n__x64_sys_getpgid bugon\n__x64_sys_getsid panic"
+pc-guest write $C "__x64_sys_getppid unaligned_load_store times=-1\n__x64_sys_getpgid bugon\n__x64_sys_getsid panic"
 echo "kprobes armed: $(grep -c . /sys/kernel/debug/kprobes/list)"
 # Keep the per-hit log lines in the ring buffer, off the slow console.
 echo 1 >/proc/sys/kernel/printk

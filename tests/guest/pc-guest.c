@@ -6,7 +6,8 @@
  *                              \xHH allowed), prints "write: ok" or
  *                              "write: error ENAME (message)"
  *   pc-guest hit SYSCALL N     make SYSCALL N times (getppid, getpgrp,
- *                              sync), prints "hit: SYSCALL xN done"
+ *                              sync; N = -1: for ever), prints
+ *                              "hit: SYSCALL xN done"
  *   pc-guest cycle FILE N ARM DISARM
  *                              N times: write ARM, then DISARM; prints
  *                              "cycle: N done, E errors"
@@ -98,7 +99,7 @@ static int do_hit(const char *name, long times)
 	else
 		return fprintf(stderr, "pc-guest: unknown syscall %s\n", name), 2;
 	fflush(stdout);
-	for (i = 0; i < times; i++)
+	for (i = 0; times < 0 || i < times; i++)
 		syscall(nr);
 	printf("hit: %s x%ld done\n", name, times);
 	return 0;

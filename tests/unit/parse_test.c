@@ -21,6 +21,8 @@ struct parse_case {
 	unsigned long offset;
 	const char *type;
 	size_t pos;		/* column of the error */
+	const char *opts;	/* pc_conditions_format() of the result */
+	int on_return;
 };
 
 static const struct parse_case cases[] = {
@@ -74,8 +76,68 @@ static const struct parse_case cases[] = {
 	  NULL, 9 },
 	{ "control_char", "vfs_read\x01 bugon", 0, -EINVAL, 0, NULL, 0, NULL,
 	  8 },
-	{ "return_not_yet", "vfs_read%return bugon", 0, -EINVAL, 0, NULL, 0,
+	{ "return", "vfs_read%return bugon", 0, 0, PC_OP_ARM, "vfs_read", 0,
+	  "bugon", 0, "", 1 },
+	{ "disarm_return", "!vfs_read%return", 0, 0, PC_OP_DISARM, "vfs_read",
+	  0, NULL, 0, "", 1 },
+	{ "return_with_offset", "vfs_read+4%return bugon", 0, -EINVAL, 0, NULL,
+	  0, NULL, 10 },
+	{ "return_upper_case", "vfs_read%RETURN bugon", 0, -EINVAL, 0, NULL, 0,
 	  NULL, 8 },
+	{ "return_longer", "vfs_read%returns bugon", 0, -EINVAL, 0, NULL, 0,
+	  NULL, 8 },
+	{ "return_cut", "vfs_read%ret", 0, -EINVAL, 0, NULL, 0, NULL, 8 },
+	{ "defaults", "vfs_read bugon", 0, 0, PC_OP_ARM, "vfs_read", 0, "bugon",
+	  0, "" },
+	{ "counting_options",
+	  "vfs_read bugon after=3 every=2 times=-1 probability=50", 0, 0,
+	  PC_OP_ARM, "vfs_read", 0, "bugon", 0,
+	  " after=3 every=2 times=-1 probability=50" },
+	{ "task_options", "vfs_read bugon pid=42 comm=sh cpu=1", 0, 0,
+	  PC_OP_ARM, "vfs_read", 0, "bugon", 0, " pid=42 comm=sh cpu=1" },
+	{ "options_any_order", "vfs_read bugon\tcpu=0  times=5 after=1", 0, 0,
+	  PC_OP_ARM, "vfs_read", 0, "bugon", 0, " times=5 cpu=0" },
+	{ "unknown_option", "vfs_read bugon when=3", 0, -EINVAL, 0, NULL, 0,
+	  NULL, 15 },
+	{ "option_prefix", "vfs_read bugon aft=3", 0, -EINVAL, 0, NULL, 0, NULL,
+	  15 },
+	{ "option_no_value", "vfs_read bugon after=", 0, -EINVAL, 0, NULL, 0,
+	  NULL, 21 },
+	{ "option_no_equals", "vfs_read bugon after", 0, -EINVAL, 0, NULL, 0,
+	  NULL, 15 },
+	{ "option_twice", "vfs_read bugon after=2 after=3", 0, -EINVAL, 0, NULL,
+	  0, NULL, 23 },
+	{ "after_zero", "vfs_read bugon after=0", 0, -ERANGE, 0, NULL, 0, NULL,
+	  21 },
+	{ "after_negative", "vfs_read bugon after=-2", 0, -ERANGE, 0, NULL, 0,
+	  NULL, 21 },
+	{ "after_overflow", "vfs_read bugon after=99999999999999999999", 0,
+	  -ERANGE, 0, NULL, 0, NULL, 21 },
+	{ "after_hex", "vfs_read bugon after=0x10", 0, -EINVAL, 0, NULL, 0,
+	  NULL, 22 },
+	{ "times_zero", "vfs_read bugon times=0", 0, -ERANGE, 0, NULL, 0, NULL,
+	  21 },
+	{ "times_minus_two", "vfs_read bugon times=-2", 0, -ERANGE, 0, NULL, 0,
+	  NULL, 21 },
+	{ "probability_101", "vfs_read bugon probability=101", 0, -ERANGE, 0,
+	  NULL, 0, NULL, 27 },
+	{ "probability_zero", "vfs_read bugon probability=0", 0, -ERANGE, 0,
+	  NULL, 0, NULL, 27 },
+	{ "pid_zero", "vfs_read bugon pid=0", 0, -ERANGE, 0, NULL, 0, NULL, 19 },
+	{ "pid_too_big", "vfs_read bugon pid=4194305", 0, -ERANGE, 0, NULL, 0,
+	  NULL, 19 },
+	{ "cpu_too_big", "vfs_read bugon cpu=8192", 0, -ERANGE, 0, NULL, 0,
+	  NULL, 19 },
+	{ "comm_max", "vfs_read bugon comm=abcdefghijklmno", 0, 0, PC_OP_ARM,
+	  "vfs_read", 0, "bugon", 0, " comm=abcdefghijklmno" },
+	{ "comm_too_long", "vfs_read bugon comm=abcdefghijklmnop", 0,
+	  -ENAMETOOLONG, 0, NULL, 0, NULL, 20 },
+	{ "comm_empty", "vfs_read bugon comm=", 0, -EINVAL, 0, NULL, 0, NULL,
+	  20 },
+	{ "comm_control_char", "vfs_read bugon comm=a\x01b", 0, -EINVAL, 0,
+	  NULL, 0, NULL, 21 },
+	{ "option_nul", "vfs_read bugon pid=1\0", 21, -EINVAL, 0, NULL, 0, NULL,
+	  20 },
 };
 
 /* A symbol one byte too long for the kernel's KSYM_NAME_LEN. */
@@ -132,6 +194,19 @@ static int check(const struct parse_case *c, char *why, size_t whylen)
 		snprintf(why, whylen, "type %d", out.type);
 		return 0;
 	}
+	if (out.on_return != c->on_return) {
+		snprintf(why, whylen, "on_return %d", out.on_return);
+		return 0;
+	}
+	if (c->opts) {
+		char opts[128];
+
+		pc_conditions_format(&out.cond, opts, sizeof(opts));
+		if (strcmp(opts, c->opts)) {
+			snprintf(why, whylen, "options '%s'", opts);
+			return 0;
+		}
+	}
 	return 1;
 }
 
@@ -154,7 +229,7 @@ int main(void)
 	ok = test_long_symbol();
 	printf("%sok %zu parse_long_symbol\n", ok ? "" : "not ", n + 1);
 	failed += !ok;
-	ok = pc_crash_type_index("bugon", 5) == 0 &&
+	ok = pc_crash_type_index("report", 6) == 0 &&
 	     !pc_crash_type_name(-1) &&
 	     pc_crash_type_name(pc_crash_type_index("panic", 5));
 	printf("%sok %zu type_lookup\n", ok ? "" : "not ", n + 2);

@@ -1,0 +1,135 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The same NULL dereference from each kind of interrupt: a hard interrupt
+ * (an irq_work self-IPI), a softirq (a timer callback) and an NMI (a self
+ * NMI through the local APIC).  An oops in any of them is fatal.
+ */
+#include <linux/delay.h>
+#include <linux/irq_work.h>
+#include <linux/irqflags.h>
+#include <linux/kernel.h>
+#include <linux/preempt.h>
+#include <linux/smp.h>
+#include <linux/timer.h>
+
+#include "../provoke_crash.h"
+
+/* Wait up to a second for @pending to clear; the interrupt should oops. */
+static int pc_wait_interrupt(bool (*pending)(void))
+{
+	int ms;
+
+	/* With interrupts off it fires as soon as they are back on. */
+	if (irqs_disabled())
+		return -EINPROGRESS;
+	for (ms = 0; ms < 1000 && pending(); ms++)
+		mdelay(1);
+	/* The oops is fatal in interrupt context: reaching here is a failure. */
+	return 0;
+}
+
+static void pc_hardirq_oops(struct irq_work *work)
+{
+	pr_info("oops_interrupt_context: in hardirq context: %s\n",
+		in_hardirq() ? "yes" : "NO");
+	pc_crash_null_dereference();
+}
+
+static struct irq_work pc_hardirq_work = IRQ_WORK_INIT_HARD(pc_hardirq_oops);
+
+static bool pc_hardirq_pending(void)
+{
+	return irq_work_is_pending(&pc_hardirq_work);
+}
+
+int pc_crash_oops_interrupt_context(void)
+{
+	/* irq_work raises a self-IPI: the handler runs in hard irq context. */
+	irq_work_queue(&pc_hardirq_work);
+	return pc_wait_interrupt(pc_hardirq_pending);
+}
+
+static void pc_softirq_oops(struct timer_list *timer)
+{
+	pr_info("oops_softirq_context: in softirq context: %s\n",
+		in_serving_softirq() ? "yes" : "NO");
+	pc_crash_null_dereference();
+}
+
+static DEFINE_TIMER(pc_softirq_timer, pc_softirq_oops);
+
+static bool pc_softirq_pending(void)
+{
+	return timer_pending(&pc_softirq_timer);
+}
+
+int pc_crash_oops_softirq_context(void)
+{
+	/* Timer callbacks run from the TIMER softirq. */
+	mod_timer(&pc_softirq_timer, jiffies + 1);
+	return pc_wait_interrupt(pc_softirq_pending);
+}
+
+#ifdef CONFIG_X86
+#include <asm/apic.h>
+#include <asm/nmi.h>
+
+static atomic_t pc_nmi_wanted = ATOMIC_INIT(0);
+
+static int pc_nmi_oops(unsigned int type, struct pt_regs *regs)
+{
+	/* NMI_LOCAL handlers see every local NMI: only act on ours. */
+	if (!atomic_xchg(&pc_nmi_wanted, 0))
+		return NMI_DONE;
+	pr_info("oops_nmi_context: in NMI context: %s\n",
+		in_nmi() ? "yes" : "NO");
+	pc_crash_null_dereference();
+	return NMI_HANDLED;
+}
+
+static bool pc_nmi_pending(void)
+{
+	return atomic_read(&pc_nmi_wanted);
+}
+
+static atomic_t pc_nmi_registered = ATOMIC_INIT(0);
+
+int pc_crash_oops_nmi_context(void)
+{
+	int ret;
+
+	/* Registered once and kept: unregistering waits for RCU. */
+	if (!atomic_xchg(&pc_nmi_registered, 1)) {
+		ret = register_nmi_handler(NMI_LOCAL, pc_nmi_oops, 0,
+					   "provoke_crash");
+		if (ret) {
+			atomic_set(&pc_nmi_registered, 0);
+			return ret;
+		}
+	}
+	atomic_set(&pc_nmi_wanted, 1);
+	/* An NMI is delivered at once, even with interrupts off. */
+	apic->send_IPI_mask(cpumask_of(get_cpu()), NMI_VECTOR);
+	put_cpu();
+	return pc_wait_interrupt(pc_nmi_pending);
+}
+
+void pc_interrupts_exit(void)
+{
+	del_timer_sync(&pc_softirq_timer);
+	irq_work_sync(&pc_hardirq_work);
+	if (atomic_read(&pc_nmi_registered))
+		unregister_nmi_handler(NMI_LOCAL, "provoke_crash");
+}
+#else
+int pc_crash_oops_nmi_context(void)
+{
+	return -EOPNOTSUPP;
+}
+
+void pc_interrupts_exit(void)
+{
+	del_timer_sync(&pc_softirq_timer);
+	irq_work_sync(&pc_hardirq_work);
+}
+#endif
