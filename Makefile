@@ -7,6 +7,8 @@
 #   make unit            parser unit tests, in user space
 #   make check           the whole QEMU bench (tests/run)
 #   make checkpatch      checkpatch.pl --strict over our C sources
+#   make bench           what a crash point that does not fire costs, in an
+#                        icount guest (tests/bench/run; reports, no verdict)
 #   make stress          the arm/disarm race at 10,000 cycles (about 25
 #                        minutes per kernel under TCG; not part of check)
 #   make docs            the crash-type table in Documentation/provoke-crash.rst
@@ -24,7 +26,7 @@ TOOL_CFLAGS = $(CFLAGS) -Wall -Wextra -Werror -Iinclude
 
 C_SOURCES = $(filter-out %.mod.c,$(wildcard module/*.c module/*.h \
 		module/crashes/*.c include/*.h tools/*.c tools/*.h \
-		tests/guest/*.c tests/unit/*.c))
+		tests/guest/*.c tests/unit/*.c tests/bench/empty_kprobe/*.c))
 
 all: module tools
 
@@ -50,6 +52,9 @@ vm:
 	tools/provoke-crash-vm
 
 # AVOID_BUG is ignored: calling BUG() is what the bugon crash type is for.
+bench:
+	tests/bench/run
+
 stress:
 	PC_CASES='/arm_disarm_race$$' PC_LINT=0 PC_TIMEOUT=3600 \
 		PC_GUEST_CMDLINE=pc_cycles=5000 tests/run
@@ -89,4 +94,4 @@ clean:
 	rm -f tools/provoke-crash
 	rm -rf build
 
-.PHONY: all module tools unit check vm stress docs checkpatch install uninstall clean
+.PHONY: all module tools unit check vm bench stress docs checkpatch install uninstall clean

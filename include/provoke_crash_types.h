@@ -179,7 +179,7 @@ PC_CRASH_TYPE(double_free, heap, PC_CTX_ATOMIC, PC_FATE_REPORT,
 	      "CONFIG_SLUB_DEBUG slub_debug=FZPU",
 	      "kfree() the same kmalloc object twice",
 	      "BUG kmalloc-1k ",
-	      "Object already free")
+	      "Object already free|Slab has 0 allocated objects but 1 are to be freed")
 PC_CRASH_TYPE(slab_free_wrong_cache, heap, PC_CTX_TASK, PC_FATE_REPORT,
 	      "CONFIG_SLUB_DEBUG slub_debug=FZPU",
 	      "free an object to a cache it does not belong to",

@@ -90,6 +90,9 @@ pc_pack_initramfs() {
 	cp "$dir/pc-guest" "$dir/provoke-crash" "$root/bin/"
 	[ -n "$cases" ] && cp "$cases"/*.sh "$root/cases/"
 	cp "$PC_ROOT/tests/guest/bad_input.tsv" "$root/"
+	# Anything else the caller wants in the guest's root (the benchmark's
+	# empty kprobe module).
+	[ -n "${PC_EXTRA_FILES:-}" ] && cp $PC_EXTRA_FILES "$root/"
 	cp "$PC_ROOT/tests/guest/init" "$root/init"
 	# ramoops and what it needs, uncompressed for busybox insmod.
 	for m in kernel/lib/reed_solomon/reed_solomon kernel/fs/pstore/ramoops; do
@@ -130,6 +133,7 @@ PC_RAMOOPS_ADDR=0x1f000000
 PC_RAMOOPS_CMDLINE="memmap=1M\$$PC_RAMOOPS_ADDR pc_ramoops=$PC_RAMOOPS_ADDR"
 
 # pc_boot REL CASE TIMEOUT EXTRA_CMDLINE CONSOLE_LOG OUTPUT_LOG [SMP [PSTORE]]
+# PC_QEMU_EXTRA adds QEMU options (the benchmark's -icount).
 # Boots the guest, which runs /cases/CASE.sh; returns 124 on a timeout.
 # With PSTORE=1 the guest reboots after the case (or its panic) instead of
 # powering off, and the second boot prints what ramoops kept.
@@ -153,7 +157,7 @@ pc_boot() {
 	fi
 	timeout --kill-after=5 "$timeout" qemu-system-x86_64 \
 		-accel "$accel" -cpu max -smp "$smp" -m 512 \
-		-display none $reboot -monitor none \
+		-display none $reboot -monitor none ${PC_QEMU_EXTRA:-} \
 		-kernel "/boot/vmlinuz-$rel" -initrd "$PC_OUT/$rel/initramfs.gz" \
 		-append "console=ttyS0 quiet panic=-1 pc_case=$case $extra" \
 		-serial "file:$console" -serial "file:$output" \

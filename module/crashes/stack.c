@@ -48,22 +48,27 @@ noinline int pc_crash_corrupt_stack_strong(void)
 /* Each level holds a 512-byte frame; the guard page ends the descent. */
 static noinline unsigned long pc_recurse(unsigned long depth)
 {
-	char frame[512];
-	unsigned long never = ULONG_MAX;
+	char frame[512], *live = frame;
+	unsigned long never = ULONG_MAX, below;
 
 	/* A way out the compiler cannot rule out, but no stack reaches. */
 	OPTIMIZER_HIDE_VAR(never);
 	if (depth == never)
 		return 0;
-	/* Written out of line and read after the call: the frame stays. */
 	pc_fill(frame, sizeof(frame));
-	/* Used after the call: no tail call, the frame stays live. */
-	return pc_recurse(depth + 1) + frame[depth % sizeof(frame)];
+	below = pc_recurse(depth + 1);
+	/*
+	 * The frame is read after the call through a pointer the compiler
+	 * cannot see through: no tail call, no loop, the frame stays.
+	 */
+	OPTIMIZER_HIDE_VAR(live);
+	return below + live[depth % sizeof(frame)];
 }
 
 int pc_crash_exhaust_stack(void)
 {
-	return pc_recurse(0) ? 0 : 0;
+	/* The result is used, so that the compiler keeps every level. */
+	return pc_recurse(0) == 42 ? -EDOM : 0;
 }
 
 int pc_crash_stack_guard_page_leading(void)

@@ -1,6 +1,6 @@
 # Two writers arm and disarm points in a loop while two processes hit the
 # probed syscalls on two vCPUs; then unload while they are still hit.
-# Each writer makes pc_cycles cycles (250 unless the kernel command line
+# Each writer makes pc_cycles cycles (150 unless the kernel command line
 # says otherwise: make stress passes pc_cycles=5000, 10,000 in all).
 # smp: 2
 # expect-out: writer getppid: cycle: [0-9]+ done, 0 errors
@@ -15,7 +15,7 @@
 # reject-out: dmesg-bad:
 # reject: BUG:|Oops|WARNING:|FAIL:|general protection|Kernel panic
 C=$D/crashpoints
-N=${pc_cycles:-250}
+N=${pc_cycles:-150}
 # Active objects, exact once the per-CPU slabs are flushed back.
 slab() {
 	echo 1 >/sys/kernel/slab/kmalloc-2k/shrink

@@ -73,9 +73,10 @@ echo "return and entry: $(grep -c . $C) points"
 pc-guest write $C "" >/dev/null
 
 rmmod provoke_crash
-insmod /provoke_crash.ko points="__x64_sys_getppid report times=-1;__x64_sys_getpgrp unaligned_load_store after=2"
+# The kernel splits module parameters at blanks unless they are quoted.
+insmod /provoke_crash.ko 'points="__x64_sys_getppid report times=-1;__x64_sys_getpgrp unaligned_load_store after=2"'
 cat $C | sed 's/^/at load: /'
 rmmod provoke_crash
-insmod /provoke_crash.ko points="__x64_sys_getppid report;pc_no_such_symbol bugon" 2>/dev/null ||
+insmod /provoke_crash.ko 'points="__x64_sys_getppid report;pc_no_such_symbol bugon"' 2>/dev/null ||
 	echo "bad at load: refused"
 insmod /provoke_crash.ko

@@ -8,7 +8,7 @@
 # expect-out: offset_range: write: error ERANGE
 # expect: provoke_crash: crashpoints: line 1, column 19: offset too large
 # expect-out: trailing: write: error EINVAL
-# expect: provoke_crash: crashpoints: line 1, column 25: unexpected text after type
+# expect: provoke_crash: crashpoints: line 1, column 25: expected KEY=VALUE
 # expect-out: no_symbol: write: error ENOENT
 # expect: provoke_crash: crashpoints: pc_no_such_symbol: no such symbol
 # expect-out: blacklisted: write: error EINVAL

@@ -2,5 +2,5 @@
 # expect-out: types: match
 # expect-out: PC-GUEST-END
 cat $D/types
-provoke-crash types --table | cut -f1,6 >/tmp/table
+provoke-crash types --table | cut -f1,7 >/tmp/table
 cmp $D/types /tmp/table && echo "types: match"

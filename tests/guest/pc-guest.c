@@ -8,6 +8,9 @@
  *   pc-guest hit SYSCALL N     make SYSCALL N times (getppid, getpgrp,
  *                              sync; N = -1: for ever), prints
  *                              "hit: SYSCALL xN done"
+ *   pc-guest time SYSCALL N    guest ns per call of SYSCALL, over N calls
+ *   pc-guest timewrite FILE TEXT  one write, and the guest ms it took
+ *   pc-guest timelines FILE TEXT  one write per line, and the ms in all
  *   pc-guest cycle FILE N ARM DISARM
  *                              N times: write ARM, then DISARM; prints
  *                              "cycle: N done, E errors"
@@ -20,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
 static size_t unescape(const char *in, char *out)
@@ -86,23 +90,71 @@ static int do_write(const char *file, const char *text)
 	return 0;
 }
 
+static long syscall_nr(const char *name)
+{
+	if (!strcmp(name, "getppid"))
+		return SYS_getppid;
+	if (!strcmp(name, "getpgrp"))
+		return SYS_getpgrp;
+	if (!strcmp(name, "sync"))
+		return SYS_sync;
+	fprintf(stderr, "pc-guest: unknown syscall %s\n", name);
+	return -1;
+}
+
 static int do_hit(const char *name, long times)
 {
-	long nr, i;
+	long nr = syscall_nr(name), i;
 
-	if (!strcmp(name, "getppid"))
-		nr = SYS_getppid;
-	else if (!strcmp(name, "getpgrp"))
-		nr = SYS_getpgrp;
-	else if (!strcmp(name, "sync"))
-		nr = SYS_sync;
-	else
-		return fprintf(stderr, "pc-guest: unknown syscall %s\n", name), 2;
+	if (nr < 0)
+		return 2;
 	fflush(stdout);
 	for (i = 0; times < 0 || i < times; i++)
 		syscall(nr);
 	printf("hit: %s x%ld done\n", name, times);
 	return 0;
+}
+
+static double now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e9 + ts.tv_nsec;
+}
+
+/* Guest time per call; under QEMU -icount it counts instructions. */
+static int do_time(const char *name, long times)
+{
+	long nr = syscall_nr(name), i;
+	double start;
+
+	if (nr < 0 || times <= 0)
+		return 2;
+	start = now_ns();
+	for (i = 0; i < times; i++)
+		syscall(nr);
+	printf("time: %s x%ld: %.1f ns per call\n", name, times,
+	       (now_ns() - start) / times);
+	return 0;
+}
+
+/* One write, timed: "timewrite: N ms (ok|error E)". */
+static int do_timewrite(const char *file, const char *text)
+{
+	char *buf = malloc(strlen(text) + 1);
+	size_t len = unescape(text, buf);
+	int fd = open(file, O_WRONLY);
+	double start;
+	ssize_t n;
+
+	if (fd < 0)
+		return 1;
+	start = now_ns();
+	n = write(fd, buf, len);
+	printf("timewrite: %.2f ms (%s)\n", (now_ns() - start) / 1e6,
+	       n < 0 ? strerrorname_np(errno) : "ok");
+	return n < 0;
 }
 
 /* Arm with @arm and disarm with @disarm, @times times, in one process. */
@@ -130,6 +182,33 @@ static int do_cycle(const char *file, long times, const char *arm,
 	return errors != 0;
 }
 
+/* Each line of TEXT in a write of its own: "timelines: N writes, M ms". */
+static int do_timelines(const char *file, const char *text)
+{
+	char *buf = malloc(strlen(text) + 1), *line, *end;
+	size_t len = unescape(text, buf);
+	int fd = open(file, O_WRONLY), n = 0, errors = 0;
+	double start;
+
+	if (fd < 0)
+		return 1;
+	buf[len] = '\0';
+	start = now_ns();
+	for (line = buf; *line; line = end + 1) {
+		end = strchr(line, '\n');
+		if (!end)
+			end = line + strlen(line) - 1;
+		if (write(fd, line, end + 1 - line) < 0)
+			errors++;
+		n++;
+		if (!end[1])
+			break;
+	}
+	printf("timelines: %d writes, %.2f ms, %d errors\n", n,
+	       (now_ns() - start) / 1e6, errors);
+	return errors != 0;
+}
+
 int main(int argc, char **argv)
 {
 	setvbuf(stdout, NULL, _IOLBF, 0);
@@ -139,7 +218,14 @@ int main(int argc, char **argv)
 		return do_cycle(argv[2], atol(argv[3]), argv[4], argv[5]);
 	if (argc == 4 && !strcmp(argv[1], "hit"))
 		return do_hit(argv[2], atol(argv[3]));
+	if (argc == 4 && !strcmp(argv[1], "time"))
+		return do_time(argv[2], atol(argv[3]));
+	if (argc == 4 && !strcmp(argv[1], "timewrite"))
+		return do_timewrite(argv[2], argv[3]);
+	if (argc == 4 && !strcmp(argv[1], "timelines"))
+		return do_timelines(argv[2], argv[3]);
 	fprintf(stderr, "usage: pc-guest write FILE TEXT | hit SYSCALL N |\n"
-		"       pc-guest cycle FILE N ARM DISARM\n");
+		"       pc-guest cycle FILE N ARM DISARM | time SYSCALL N |\n"
+		"       pc-guest timewrite FILE TEXT | timelines FILE TEXT\n");
 	return 2;
 }
