@@ -108,7 +108,7 @@ PC_CRASH_TYPE(hung_task, lockups, PC_CTX_TASK, PC_FATE_HANG,
 	      "pc_crash_hung_task",
 	      "Kernel panic - not syncing: hung_task: blocked tasks")
 PC_CRASH_TYPE(rcu_stall, lockups, PC_CTX_ATOMIC, PC_FATE_HANG,
-	      "rcupdate.rcu_cpu_stall_timeout=3 sysctl.kernel.panic_on_rcu_stall=1",
+	      "smp rcupdate.rcu_cpu_stall_timeout=3 sysctl.kernel.panic_on_rcu_stall=1",
 	      "spin inside an RCU read-side section: RCU CPU stall",
 	      "rcu: INFO: rcu_(preempt|sched) (self-)?detected stalls? on CPU",
 	      "pc_crash_rcu_stall",

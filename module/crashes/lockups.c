@@ -41,7 +41,8 @@ static void pc_rcu_kick_done(struct rcu_head *head)
 
 /*
  * An idle system may have no RCU grace period going, and then a stuck CPU
- * stalls nothing: a callback makes RCU start one.
+ * stalls nothing: a callback makes RCU start one.  Starting it takes RCU's
+ * kthread, which must run on another CPU: the stall types need smp.
  */
 static void pc_rcu_kick(void)
 {
