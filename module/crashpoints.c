@@ -10,8 +10,14 @@
  *
  * SYMBOL%return points are kretprobes: the crash runs when the function
  * returns.  Conditions (pc_conditions) decide which hits fire.
+ *
+ * On x86 a fatal crash at an entry or offset point does not run in the
+ * probe handler (with preemption off, or in the int3 trap, where every
+ * oops panics): the handler points the probed task's instruction pointer
+ * at pc_redirected(), which runs the crash in the path's own context.
  */
 #include <linux/atomic.h>
+#include <linux/delay.h>
 #include <linux/kprobes.h>
 #include <linux/list.h>
 #include <linux/module.h>
@@ -24,6 +30,10 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/uaccess.h>
+
+#ifdef CONFIG_X86
+#include <asm/text-patching.h>
+#endif
 
 #include "provoke_crash.h"
 #include "provoke_crash_parse.h"
@@ -44,6 +54,7 @@ struct pc_point {
 	const struct pc_crash_type *type;
 	struct pc_conditions cond;
 	int context;		/* PC_CTX_* the handler runs in */
+	bool redirect;		/* the crash runs in the path: context=path */
 	atomic_long_t hits;	/* every time the probe was hit */
 	atomic_long_t eligible;	/* hits that passed pid, comm and cpu */
 	atomic_long_t claimed;	/* firings granted against times= */
@@ -91,20 +102,82 @@ static bool pc_should_fire(struct pc_point *point)
 
 NOKPROBE_SYMBOL(pc_should_fire);
 
-static void pc_point_fire(struct pc_point *point)
+/* Count a hit; true when it is to fire. */
+static bool pc_point_counts(struct pc_point *point)
 {
 	atomic_long_inc(&point->hits);
 	if (!pc_should_fire(point))
-		return;
+		return false;
 	atomic_long_inc(&point->fired);
-	pc_crash_run(point->type, point->where);
+	return true;
 }
 
-NOKPROBE_SYMBOL(pc_point_fire);
+NOKPROBE_SYMBOL(pc_point_counts);
+
+/*
+ * A redirected hit resumes here, in the probed path's own context, as if
+ * the probed instruction had called it.  The path cannot go on from here:
+ * its instruction was never run.
+ */
+static void pc_redirected(struct pc_point *point)
+{
+	const struct pc_crash_type *type = point->type;
+	int ret;
+
+	if (in_nmi() && type->context < PC_CTX_NMI) {
+		pr_emerg("crashpoints: %s: the path runs in NMI context, where %s cannot run\n",
+			 point->where, type->name);
+		BUG();
+	}
+	ret = pc_crash_run(type, point->where);
+	/* The crash comes later (at the next schedule, when irqs are on). */
+	while (ret == -EINPROGRESS && preemptible())
+		msleep(1000);
+	pr_emerg("crashpoints: %s: %s returned, and the path it replaced cannot resume: BUG\n",
+		 point->where, type->name);
+	BUG();
+}
+
+#ifdef CONFIG_X86
+static void pc_redirect(struct pc_point *point, struct pt_regs *regs)
+{
+	/*
+	 * An int3 probe: push a return address into the probed instruction,
+	 * so that stack traces go on through the probed function (the int3
+	 * entry leaves a gap below the trapped stack for this).  An ftrace
+	 * probe cannot move the stack; its caller's frame shows instead.
+	 */
+	if (!kprobe_ftrace(&point->rp.kp))
+		int3_emulate_push(regs, (unsigned long)point->rp.kp.addr + 1);
+	regs->di = (unsigned long)point;
+	instruction_pointer_set(regs, (unsigned long)pc_redirected);
+}
+#define PC_CAN_REDIRECT	true
+#else
+static void pc_redirect(struct pc_point *point, struct pt_regs *regs)
+{
+}
+#define PC_CAN_REDIRECT	false
+#endif
+
+/* Never called: its presence keeps kprobes from optimizing the probe. */
+static void pc_point_post(struct kprobe *kp, struct pt_regs *regs,
+			  unsigned long flags)
+{
+}
 
 static int pc_point_hit(struct kprobe *kp, struct pt_regs *regs)
 {
-	pc_point_fire(container_of(kp, struct pc_point, rp.kp));
+	struct pc_point *point = container_of(kp, struct pc_point, rp.kp);
+
+	if (!pc_point_counts(point))
+		return 0;
+	if (point->redirect) {
+		pc_redirect(point, regs);
+		/* regs->ip changed: kprobes must not single-step. */
+		return 1;
+	}
+	pc_crash_run(point->type, point->where);
 	return 0;
 }
 
@@ -113,7 +186,10 @@ NOKPROBE_SYMBOL(pc_point_hit);
 
 static int pc_point_return(struct kretprobe_instance *ri, struct pt_regs *regs)
 {
-	pc_point_fire(container_of(get_kretprobe(ri), struct pc_point, rp));
+	struct pc_point *point = container_of(get_kretprobe(ri), struct pc_point, rp);
+
+	if (pc_point_counts(point))
+		pc_crash_run(point->type, point->where);
 	return 0;
 }
 
@@ -226,10 +302,22 @@ static int pc_arm(const struct pc_line *line, struct pc_point **armed)
 	kp->symbol_name = point->symbol;
 	kp->offset = line->offset;
 	kp->flags = KPROBE_FLAG_DISABLED;
-	if (point->on_return)
+	/*
+	 * A fatal crash that may run outside the handler is redirected into
+	 * the path.  A type that returns (a report) stays in the handler, as
+	 * does a task-context type: the path may be atomic.
+	 */
+	point->redirect = PC_CAN_REDIRECT && !point->on_return &&
+			  type->context != PC_CTX_TASK &&
+			  (type->fate == PC_FATE_OOPS || type->fate == PC_FATE_PANIC ||
+			   type->fate == PC_FATE_HANG);
+	if (point->on_return) {
 		point->rp.handler = pc_point_return;
-	else
+	} else {
 		kp->pre_handler = pc_point_hit;
+		if (point->redirect)
+			kp->post_handler = pc_point_post;
+	}
 
 	if (line->cond.cpu >= 0 &&
 	    (line->cond.cpu >= nr_cpu_ids || !cpu_possible(line->cond.cpu))) {
@@ -265,7 +353,7 @@ static int pc_arm(const struct pc_line *line, struct pc_point **armed)
 		pr_warn("crashpoints: %s: is inside provoke_crash itself\n",
 			point->where);
 		ret = -EINVAL;
-	} else if (point->context > type->context) {
+	} else if (!point->redirect && point->context > type->context) {
 		pr_warn("crashpoints: %s: %s cannot run in %s context (%s); arm it at the function entry\n",
 			point->where, type->name,
 			pc_context_name(point->context),
@@ -464,6 +552,7 @@ static int pc_control_show(struct seq_file *m, void *unused)
 			   atomic_long_read(&point->hits),
 			   atomic_long_read(&point->fired),
 			   pc_missed(point),
+			   point->redirect ? "path" :
 			   pc_context_name(point->context));
 	mutex_unlock(&pc_points_lock);
 	return 0;

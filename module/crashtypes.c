@@ -34,7 +34,7 @@ const char *pc_context_name(int context)
 	return "?";
 }
 
-void pc_crash_run(const struct pc_crash_type *type, const char *where)
+int pc_crash_run(const struct pc_crash_type *type, const char *where)
 {
 	int ret;
 
@@ -49,4 +49,5 @@ void pc_crash_run(const struct pc_crash_type *type, const char *where)
 			 type->fate == PC_FATE_HANG))
 		pr_err("FAIL: %s returned: the kernel survived a crash it should not have (needs: %s)\n",
 		       type->name, type->needs[0] ? type->needs : "nothing more");
+	return ret;
 }

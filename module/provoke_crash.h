@@ -21,8 +21,11 @@ struct pc_crash_type {
 /* Built from the crash-type table in crashtypes.c, indexed by PC_TYPE_*. */
 extern const struct pc_crash_type pc_crash_types[PC_NR_CRASH_TYPES];
 
-/* Run a crash routine; @where says who asked, for the log. */
-void pc_crash_run(const struct pc_crash_type *type, const char *where);
+/*
+ * Run a crash routine; @where says who asked, for the log.  Returns what
+ * the routine returned (if it returns at all).
+ */
+int pc_crash_run(const struct pc_crash_type *type, const char *where);
 
 /* Name of a PC_CTX_* value, as shown in listings. */
 const char *pc_context_name(int context);

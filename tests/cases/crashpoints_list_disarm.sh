@@ -3,7 +3,7 @@
 # expect-out: three: write: ok
 # expect-out: points: 3
 # expect-out: after-disarm: 2
-# expect-out: __x64_sys_getsid panic hits=0 fired=0 missed=0 context=atomic
+# expect-out: __x64_sys_getsid panic hits=0 fired=0 missed=0 context=path
 # expect-out: __x64_sys_getppid unaligned_load_store hits=3 fired=1 missed=0 context=atomic
 # expect-out: points after clear: 0
 # expect-out: rearm: write: ok

@@ -6,7 +6,7 @@
 # expect-out: first: armed: __x64_sys_getpgid bugon
 # expect-out: reason: provoke-crash: crashpoints refused: Device or resource busy
 # expect-out: reason:   the module says: crashpoints: __x64_sys_getpgid: already armed as __x64_sys_getpgid bugon
-# expect-out: status: __x64_sys_getpgid bugon hits=0 fired=0 missed=0 context=atomic
+# expect-out: status: __x64_sys_getpgid bugon hits=0 fired=0 missed=0 context=path
 # expect-out: disarm: done
 # expect-out: noyes: provoke-crash: panic crashes this kernel: add --yes to do it
 # expect-out: notroot: provoke-crash: must run as root
