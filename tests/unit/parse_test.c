@@ -138,6 +138,9 @@ static const struct parse_case cases[] = {
 	  NULL, 0, NULL, 21 },
 	{ "option_nul", "vfs_read bugon pid=1\0", 21, -EINVAL, 0, NULL, 0, NULL,
 	  20 },
+	/* A NUL right after a whole key once made the key compare run on. */
+	{ "key_then_nul", "vfs_read bugon pid\0x=1", 22, -EINVAL, 0, NULL, 0,
+	  NULL, 15 },
 };
 
 /* A symbol one byte too long for the kernel's KSYM_NAME_LEN. */
