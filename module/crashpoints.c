@@ -8,6 +8,10 @@
  * point through container_of() and counts hits with atomics, and
  * unregister_kprobe() waits for running handlers before a point is freed.
  *
+ * A point at a function's ftrace call site goes through entry_fast.c
+ * instead: one ftrace_ops for all of them, cheaper per hit and patched
+ * in one batch per write.
+ *
  * SYMBOL%return points are kretprobes: the crash runs when the function
  * returns.  Conditions (pc_conditions) decide which hits fire.
  *
@@ -35,91 +39,22 @@
 #include <asm/text-patching.h>
 #endif
 
-#include "provoke_crash.h"
-#include "provoke_crash_parse.h"
+#include "crashpoint.h"
 
 /* One control-file write: at most a page, like other debugfs controls. */
 #define PC_WRITE_MAX	PAGE_SIZE
 
-/* SYMBOL, '+', 0x and 16 hex digits (or %return), NUL. */
-#define PC_PLACE_MAX	(PC_SYMBOL_MAX + 20)
-
-/* " after=N every=N times=N probability=N pid=N comm=NAME cpu=N", NUL. */
-#define PC_OPTIONS_MAX	160
-
-struct pc_point {
-	struct list_head list;
-	struct kretprobe rp;	/* rp.kp is the probe; rp itself for %return */
-	bool on_return;
-	const struct pc_crash_type *type;
-	struct pc_conditions cond;
-	int context;		/* PC_CTX_* the handler runs in */
-	bool redirect;		/* the crash runs in the path: context=path */
-	atomic_long_t hits;	/* every time the probe was hit */
-	atomic_long_t eligible;	/* hits that passed pid, comm and cpu */
-	atomic_long_t claimed;	/* firings granted against times= */
-	atomic_long_t fired;
-	char where[PC_PLACE_MAX];	/* SYMBOL[+OFFSET|%return] as listed */
-	char options[PC_OPTIONS_MAX];	/* as listed: the non-default ones */
-	char symbol[PC_SYMBOL_MAX];
-};
-
 static LIST_HEAD(pc_points);
 static DEFINE_MUTEX(pc_points_lock);
 
-/* probability=: a per-CPU generator, safe in any context. */
-static DEFINE_PER_CPU(struct rnd_state, pc_rnd);
-
-/*
- * Decide whether this hit fires, in the documented order: pid, comm, cpu,
- * then after and every on the count of eligible hits, then probability,
- * then times.  Lock-free: atomics only, so any context may run it.
- */
-static bool pc_should_fire(struct pc_point *point)
-{
-	const struct pc_conditions *cond = &point->cond;
-	unsigned long n;
-
-	if (cond->pid >= 0 && task_pid_nr(current) != cond->pid)
-		return false;
-	if (cond->comm[0] && strncmp(current->comm, cond->comm, PC_COMM_MAX))
-		return false;
-	if (cond->cpu >= 0 && raw_smp_processor_id() != cond->cpu)
-		return false;
-	n = atomic_long_inc_return(&point->eligible);
-	if (n < cond->after)
-		return false;
-	if (cond->every > 1 && (n - cond->after) % cond->every)
-		return false;
-	if (cond->probability < 100 &&
-	    prandom_u32_state(this_cpu_ptr(&pc_rnd)) % 100 >= cond->probability)
-		return false;
-	if (cond->times >= 0 &&
-	    atomic_long_inc_return(&point->claimed) > cond->times)
-		return false;
-	return true;
-}
-
-NOKPROBE_SYMBOL(pc_should_fire);
-
-/* Count a hit; true when it is to fire. */
-static bool pc_point_counts(struct pc_point *point)
-{
-	atomic_long_inc(&point->hits);
-	if (!pc_should_fire(point))
-		return false;
-	atomic_long_inc(&point->fired);
-	return true;
-}
-
-NOKPROBE_SYMBOL(pc_point_counts);
+DEFINE_PER_CPU(struct rnd_state, pc_rnd);
 
 /*
  * A redirected hit resumes here, in the probed path's own context, as if
  * the probed instruction had called it.  The path cannot go on from here:
  * its instruction was never run.
  */
-static void pc_redirected(struct pc_point *point)
+void pc_redirected(struct pc_point *point)
 {
 	const struct pc_crash_type *type = point->type;
 	int ret;
@@ -139,6 +74,8 @@ static void pc_redirected(struct pc_point *point)
 }
 
 #ifdef CONFIG_X86
+#define PC_CAN_REDIRECT	true
+
 static void pc_redirect(struct pc_point *point, struct pt_regs *regs)
 {
 	/*
@@ -152,12 +89,12 @@ static void pc_redirect(struct pc_point *point, struct pt_regs *regs)
 	regs->di = (unsigned long)point;
 	instruction_pointer_set(regs, (unsigned long)pc_redirected);
 }
-#define PC_CAN_REDIRECT	true
 #else
+#define PC_CAN_REDIRECT	false
+
 static void pc_redirect(struct pc_point *point, struct pt_regs *regs)
 {
 }
-#define PC_CAN_REDIRECT	false
 #endif
 
 /* Never called: its presence keeps kprobes from optimizing the probe. */
@@ -243,10 +180,30 @@ static struct pc_point *pc_find_by_place(const struct pc_line *line)
 	return NULL;
 }
 
+/*
+ * A redirecting int3 probe needs a post_handler, so that kprobes does not
+ * optimize it into a jump (which cannot change regs->ip).  An ftrace probe
+ * must not have one: kprobes would arm it with its IPMODIFY ops, and
+ * sharing the place with another kprobe then fails to disarm.  So an entry
+ * point registers without it, and only a notrace function's entry (an
+ * int3 probe after all) registers again with it.
+ */
 static int pc_register(struct pc_point *point)
 {
-	return point->on_return ? register_kretprobe(&point->rp) :
-				  register_kprobe(&point->rp.kp);
+	struct kprobe *kp = &point->rp.kp;
+	int ret;
+
+	if (point->on_return)
+		return register_kretprobe(&point->rp);
+	ret = register_kprobe(kp);
+	if (ret || !point->redirect || kp->post_handler ||
+	    pc_probe_context(kp) != PC_CTX_NMI)
+		return ret;
+	unregister_kprobe(kp);
+	kp->addr = NULL;
+	kp->flags = KPROBE_FLAG_DISABLED;
+	kp->post_handler = pc_point_post;
+	return register_kprobe(kp);
 }
 
 static void pc_unregister(struct pc_point *point)
@@ -280,9 +237,11 @@ static bool pc_inside_symbol(const struct pc_point *point)
 
 /*
  * Register disabled, check where the probe landed, then enable: a point
- * that is refused never fires, not even once.
+ * that is refused never fires, not even once.  An entry point that can go
+ * through entry_fast.c stays disabled here; pc_commit() makes it live
+ * with the rest of its write.
  */
-static int pc_arm(const struct pc_line *line, struct pc_point **armed)
+static int pc_arm(const struct pc_line *line)
 {
 	const struct pc_crash_type *type = &pc_crash_types[line->type];
 	struct pc_point *point, *other;
@@ -315,7 +274,8 @@ static int pc_arm(const struct pc_line *line, struct pc_point **armed)
 		point->rp.handler = pc_point_return;
 	} else {
 		kp->pre_handler = pc_point_hit;
-		if (point->redirect)
+		/* An entry is usually an ftrace site: see pc_register(). */
+		if (point->redirect && line->offset)
 			kp->post_handler = pc_point_post;
 	}
 
@@ -362,23 +322,94 @@ static int pc_arm(const struct pc_line *line, struct pc_point **armed)
 			"a probe handler never may sleep");
 		ret = -EINVAL;
 	}
-	if (!ret)
-		ret = enable_kprobe(kp);
+	if (!ret) {
+		point->fast = pc_entry_can_be_fast(point);
+		if (!point->fast)
+			ret = enable_kprobe(kp);
+	}
 	if (ret) {
 		pc_unregister(point);
 		kfree(point);
 		return ret;
 	}
+	point->pending = true;
 	list_add_tail(&point->list, &pc_points);
-	*armed = point;
 	return 0;
 }
 
-static void pc_free_point(struct pc_point *point)
+/*
+ * Free points, waiting for running handlers once per batch: one text
+ * update for the fast points, one grace period for the kprobes and one
+ * for the kretprobes, not one per point.  unregister_kprobes() waits for
+ * an RCU grace period even for disabled kprobes, which also covers the
+ * fast path's callback (it runs with preemption off).
+ */
+static void pc_free_points(struct pc_point **points, int n)
 {
-	list_del(&point->list);
-	pc_unregister(point);
-	kfree(point);
+	struct kretprobe **rps;
+	struct kprobe **kps;
+	struct pc_point **live;
+	int i, nk = 0, nr = 0, nl = 0;
+
+	kps = kvmalloc_array(n, sizeof(*kps), GFP_KERNEL);
+	rps = kvmalloc_array(n, sizeof(*rps), GFP_KERNEL);
+	live = kvmalloc_array(n, sizeof(*live), GFP_KERNEL);
+	if (!kps || !rps || !live) {
+		/* Slow but sure: one point at a time. */
+		for (i = 0; i < n; i++) {
+			if (points[i]->fast_live)
+				pc_entry_disable(&points[i], 1);
+			pc_unregister(points[i]);
+		}
+	} else {
+		for (i = 0; i < n; i++) {
+			if (points[i]->fast_live)
+				live[nl++] = points[i];
+			if (points[i]->on_return)
+				rps[nr++] = &points[i]->rp;
+			else
+				kps[nk++] = &points[i]->rp.kp;
+		}
+		pc_entry_disable(live, nl);
+		if (nk)
+			unregister_kprobes(kps, nk);
+		if (nr)
+			unregister_kretprobes(rps, nr);
+	}
+	kvfree(kps);
+	kvfree(rps);
+	kvfree(live);
+	for (i = 0; i < n; i++) {
+		list_del(&points[i]->list);
+		kfree(points[i]);
+	}
+}
+
+/* Free every point (@pending_only: those of the write being applied). */
+static void pc_free_all(bool pending_only)
+{
+	struct pc_point *point, **points;
+	int n = 0;
+
+	list_for_each_entry(point, &pc_points, list)
+		n += !pending_only || point->pending;
+	if (!n)
+		return;
+	points = kvmalloc_array(n, sizeof(*points), GFP_KERNEL);
+	if (!points) {
+		struct pc_point *next;
+
+		list_for_each_entry_safe(point, next, &pc_points, list)
+			if (!pending_only || point->pending)
+				pc_free_points(&point, 1);
+		return;
+	}
+	n = 0;
+	list_for_each_entry(point, &pc_points, list)
+		if (!pending_only || point->pending)
+			points[n++] = point;
+	pc_free_points(points, n);
+	kvfree(points);
 }
 
 static int pc_disarm(const struct pc_line *line)
@@ -391,51 +422,30 @@ static int pc_disarm(const struct pc_line *line)
 		pr_warn("crashpoints: !%s: no crash point there\n", place);
 		return -ENOENT;
 	}
-	pc_free_point(point);
+	pc_free_points(&point, 1);
 	return 0;
 }
 
-/*
- * Disarm every point, waiting for running handlers once per kind (kprobes,
- * kretprobes), not once per point.
- */
-static void pc_disarm_all(void)
+/* Make the fast points armed by this write live, all in one batch. */
+static int pc_commit(void)
 {
-	struct pc_point *point, *next;
-	struct kretprobe **rps;
-	struct kprobe **kps;
-	int n = 0, nk = 0, nr = 0;
+	struct pc_point *point, **fast;
+	int n = 0, ret;
 
 	list_for_each_entry(point, &pc_points, list)
-		n++;
+		n += point->pending && point->fast;
 	if (!n)
-		return;
-
-	kps = kmalloc_array(n, sizeof(*kps), GFP_KERNEL);
-	rps = kmalloc_array(n, sizeof(*rps), GFP_KERNEL);
-	if (!kps || !rps) {
-		kfree(kps);
-		kfree(rps);
-		list_for_each_entry_safe(point, next, &pc_points, list)
-			pc_free_point(point);
-		return;
-	}
-	list_for_each_entry(point, &pc_points, list) {
-		if (point->on_return)
-			rps[nr++] = &point->rp;
-		else
-			kps[nk++] = &point->rp.kp;
-	}
-	if (nk)
-		unregister_kprobes(kps, nk);
-	if (nr)
-		unregister_kretprobes(rps, nr);
-	kfree(kps);
-	kfree(rps);
-	list_for_each_entry_safe(point, next, &pc_points, list) {
-		list_del(&point->list);
-		kfree(point);
-	}
+		return 0;
+	fast = kvmalloc_array(n, sizeof(*fast), GFP_KERNEL);
+	if (!fast)
+		return -ENOMEM;
+	n = 0;
+	list_for_each_entry(point, &pc_points, list)
+		if (point->pending && point->fast)
+			fast[n++] = point;
+	ret = pc_entry_enable(fast, n);
+	kvfree(fast);
+	return ret;
 }
 
 /* Split @buf into lines and parse them all before acting on any. */
@@ -480,35 +490,30 @@ static int pc_parse_write(char *buf, size_t len, struct pc_line **lines,
  */
 static int pc_apply(const struct pc_line *lines, int n)
 {
-	struct pc_point **armed;
-	int i, nr_armed = 0, ret = 0;
-
-	armed = kvcalloc(n, sizeof(*armed), GFP_KERNEL);
-	if (!armed)
-		return -ENOMEM;
+	struct pc_point *point;
+	int i, ret = 0;
 
 	mutex_lock(&pc_points_lock);
 	for (i = 0; i < n && !ret; i++) {
 		switch (lines[i].op) {
 		case PC_OP_ARM:
-			ret = pc_arm(&lines[i], &armed[nr_armed]);
-			if (!ret)
-				nr_armed++;
+			ret = pc_arm(&lines[i]);
 			break;
 		case PC_OP_DISARM:
 			ret = pc_disarm(&lines[i]);
 			break;
 		case PC_OP_CLEAR:
-			pc_disarm_all();
-			nr_armed = 0;
+			pc_free_all(false);
 			break;
 		}
 	}
+	if (!ret)
+		ret = pc_commit();
 	if (ret)
-		while (nr_armed > 0)
-			pc_free_point(armed[--nr_armed]);
+		pc_free_all(true);
+	list_for_each_entry(point, &pc_points, list)
+		point->pending = false;
 	mutex_unlock(&pc_points_lock);
-	kvfree(armed);
 	return ret;
 }
 
@@ -626,6 +631,6 @@ int pc_crashpoints_init(struct dentry *dir)
 void pc_crashpoints_exit(void)
 {
 	mutex_lock(&pc_points_lock);
-	pc_disarm_all();
+	pc_free_all(false);
 	mutex_unlock(&pc_points_lock);
 }

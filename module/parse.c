@@ -245,9 +245,9 @@ static int pc_parse_option(const char *line, size_t len, size_t *pos,
 	for (k = 0; pc_options[k].key; k++) {
 		const char *key = pc_options[k].key;
 
-		for (n = 0; start + n < i && key[n] &&
-			    key[n] == line[start + n]; n++)
-			;
+		n = 0;
+		while (start + n < i && key[n] && key[n] == line[start + n])
+			n++;
 		if (start + n == i && key[n] == '\0')
 			opt = &pc_options[k];
 	}

@@ -12,6 +12,9 @@ t none-again
 insmod /pc_bench_kprobe.ko
 t empty-kprobe
 rmmod pc_bench_kprobe
+insmod /pc_bench_ftrace.ko
+t empty-ftrace-ops
+rmmod pc_bench_ftrace
 pc-guest write $C "__x64_sys_getppid bugon pid=1" >/dev/null
 t point-pid-mismatch
 pc-guest write $C "" >/dev/null

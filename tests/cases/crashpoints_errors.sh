@@ -1,4 +1,5 @@
 # Every refused write: its own errno, one log line saying why, nothing armed.
+# boot: slub_debug=FZPU
 # expect-out: unknown_type: write: error EINVAL
 # expect: provoke_crash: crashpoints: line 1, column 19: unknown crash type
 # expect-out: missing_type: write: error EINVAL
@@ -32,6 +33,8 @@
 # expect-out: all_or_none_list: 1 __x64_sys_getpgid bugon
 # expect-out: bad_second_line: write: error EINVAL
 # expect: provoke_crash: crashpoints: line 2, column 1: expected a symbol name
+# expect-out: rearm_disarm_fail: write: error ENOENT
+# expect-out: rearm_disarm_fail_list: 1 __x64_sys_getpgid bugon
 # expect-out: final: 1 __x64_sys_getpgid bugon
 # expect-out: PC-GUEST-END
 # reject: BUG:|Oops|FAIL:|WARNING:
@@ -72,5 +75,8 @@ try all_or_none "__x64_sys_getsid bugon\npc_no_such_symbol bugon"
 echo "all_or_none_list: $(grep -c . $C) $(cut -d' ' -f1,2 $C)"
 grep -q getsid $C && echo "getsid armed"
 try bad_second_line "__x64_sys_getsid bugon\n+4 bugon"
+# A point armed and disarmed by the same failing write is freed once.
+try rearm_disarm_fail "__x64_sys_getsid report\n!__x64_sys_getsid\npc_no_such_symbol bugon"
+echo "rearm_disarm_fail_list: $(grep -c . $C) $(cut -d' ' -f1,2 $C)"
 echo "final: $(grep -c . $C) $(cut -d' ' -f1,2 $C)"
 pc-guest write $C "\n"

@@ -1,0 +1,112 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * A crash point, shared by crashpoints.c (the control file, kprobes) and
+ * entry_fast.c (function-entry points through one ftrace_ops).
+ */
+#ifndef PROVOKE_CRASH_CRASHPOINT_H
+#define PROVOKE_CRASH_CRASHPOINT_H
+
+#include <linux/atomic.h>
+#include <linux/kprobes.h>
+#include <linux/list.h>
+#include <linux/percpu.h>
+#include <linux/prandom.h>
+#include <linux/sched.h>
+#include <linux/smp.h>
+#include <linux/string.h>
+
+#include "provoke_crash.h"
+#include "provoke_crash_parse.h"
+
+/* SYMBOL, '+', 0x and 16 hex digits (or %return), NUL. */
+#define PC_PLACE_MAX	(PC_SYMBOL_MAX + 20)
+
+/* " after=N every=N times=N probability=N pid=N comm=NAME cpu=N", NUL. */
+#define PC_OPTIONS_MAX	160
+
+struct pc_point {
+	struct list_head list;
+	struct hlist_node entry_node;	/* in entry_fast.c's table, by address */
+	unsigned long entry_ip;		/* ftrace call site of an entry point */
+	/*
+	 * rp.kp is the probe; rp itself for %return.  An entry point on the
+	 * fast path keeps its kprobe registered but disabled: it resolved the
+	 * symbol and holds the place against a second point there.
+	 */
+	struct kretprobe rp;
+	bool on_return;
+	bool fast;		/* fires through entry_fast.c, not the kprobe */
+	bool fast_live;		/* in entry_fast.c's table and ftrace filter */
+	bool pending;		/* armed by the write being applied */
+	const struct pc_crash_type *type;
+	struct pc_conditions cond;
+	int context;		/* PC_CTX_* the handler runs in */
+	bool redirect;		/* the crash runs in the path: context=path */
+	atomic_long_t hits;	/* every time the probe was hit */
+	atomic_long_t eligible;	/* hits that passed pid, comm and cpu */
+	atomic_long_t claimed;	/* firings granted against times= */
+	atomic_long_t fired;
+	char where[PC_PLACE_MAX];	/* SYMBOL[+OFFSET|%return] as listed */
+	char options[PC_OPTIONS_MAX];	/* as listed: the non-default ones */
+	char symbol[PC_SYMBOL_MAX];
+};
+
+/* probability=: a per-CPU generator, safe in any context. */
+DECLARE_PER_CPU(struct rnd_state, pc_rnd);
+
+/*
+ * Decide whether this hit fires, in the documented order: pid, comm, cpu,
+ * then after and every on the count of eligible hits, then probability,
+ * then times.  Lock-free: atomics only, so any context may run it.
+ * Inline: it is the whole cost of a hit that does not fire.
+ */
+static __always_inline bool pc_should_fire(struct pc_point *point)
+{
+	const struct pc_conditions *cond = &point->cond;
+	unsigned long n;
+
+	if (cond->pid >= 0 && task_pid_nr(current) != cond->pid)
+		return false;
+	if (cond->comm[0] && strncmp(current->comm, cond->comm, PC_COMM_MAX))
+		return false;
+	if (cond->cpu >= 0 && raw_smp_processor_id() != cond->cpu)
+		return false;
+	n = atomic_long_inc_return(&point->eligible);
+	if (n < cond->after)
+		return false;
+	if (cond->every > 1 && (n - cond->after) % cond->every)
+		return false;
+	if (cond->probability < 100 &&
+	    prandom_u32_state(this_cpu_ptr(&pc_rnd)) % 100 >= cond->probability)
+		return false;
+	if (cond->times >= 0 &&
+	    atomic_long_inc_return(&point->claimed) > cond->times)
+		return false;
+	return true;
+}
+
+/* Count a hit; true when it is to fire. */
+static __always_inline bool pc_point_counts(struct pc_point *point)
+{
+	atomic_long_inc(&point->hits);
+	if (!pc_should_fire(point))
+		return false;
+	atomic_long_inc(&point->fired);
+	return true;
+}
+
+/* crashpoints.c: run the point's crash in the path's context; no return. */
+void pc_redirected(struct pc_point *point);
+
+/*
+ * entry_fast.c.  pc_entry_can_be_fast(): whether a registered (disabled)
+ * entry kprobe's place can fire through the shared ftrace_ops instead.
+ * pc_entry_enable(): make points live, all or none, patching every call
+ * site in one text update.  pc_entry_disable(): take live points out; the
+ * caller waits for an RCU grace period before freeing them.
+ */
+bool pc_entry_can_be_fast(const struct pc_point *point);
+int pc_entry_enable(struct pc_point **points, int n);
+void pc_entry_disable(struct pc_point **points, int n);
+
+#endif /* PROVOKE_CRASH_CRASHPOINT_H */

@@ -1,0 +1,162 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The fast path for function-entry crash points: one ftrace_ops shared by
+ * all of them, instead of a kprobe each.
+ *
+ * A kprobe on an ftrace call site costs a kprobe lookup, per-CPU kprobe
+ * state and a full register save on every hit; this callback finds its
+ * point in a small RCU hash table keyed by the call site and checks the
+ * conditions, nothing more.  Arming many points in one write adds all
+ * their call sites to the ops' filter at once, so the kernel patches the
+ * text once, not once per point.
+ *
+ * The callback runs in the probed task, at the function's first
+ * instruction.  A fatal crash that needs more than atomic context is run
+ * after the recursion lock is dropped, with preemption as the path had it:
+ * the oops then shows the probed function under the ftrace trampoline.
+ */
+#include <linux/ftrace.h>
+#include <linux/hashtable.h>
+#include <linux/slab.h>
+
+#include "crashpoint.h"
+
+/* Live fast points by call site; written under pc_points_lock only. */
+static DEFINE_HASHTABLE(pc_entry_points, 7);
+static int pc_entry_live;
+static bool pc_entry_registered;
+
+static void notrace pc_entry_hit(unsigned long ip, unsigned long parent_ip,
+				 struct ftrace_ops *op,
+				 struct ftrace_regs *fregs)
+{
+	struct pc_point *point;
+	int bit;
+
+	/* Also disables preemption: the table is read under RCU. */
+	bit = ftrace_test_recursion_trylock(ip, parent_ip);
+	if (bit < 0)
+		return;
+	hash_for_each_possible_rcu_notrace(pc_entry_points, point, entry_node, ip) {
+		if (point->entry_ip != ip)
+			continue;
+		if (!pc_point_counts(point))
+			break;
+		if (point->redirect) {
+			/*
+			 * Back in the path's own context.  The point stays
+			 * valid: the crash does not return, and a disarm
+			 * racing with it would need the oops to wait.
+			 */
+			ftrace_test_recursion_unlock(bit);
+			pc_redirected(point);
+			return;
+		}
+		pc_crash_run(point->type, point->where);
+		break;
+	}
+	ftrace_test_recursion_unlock(bit);
+}
+
+static struct ftrace_ops pc_entry_ops = {
+	.func = pc_entry_hit,
+};
+
+bool pc_entry_can_be_fast(const struct pc_point *point)
+{
+#ifdef CONFIG_KPROBES_ON_FTRACE
+	/* kprobes chose ftrace for this place: it is an ftrace call site. */
+	return !point->on_return && !point->rp.kp.offset &&
+	       kprobe_ftrace((struct kprobe *)&point->rp.kp);
+#else
+	return false;
+#endif
+}
+
+static unsigned long *pc_entry_ips(struct pc_point **points, int n)
+{
+	unsigned long *ips = kvmalloc_array(n, sizeof(*ips), GFP_KERNEL);
+	int i;
+
+	if (ips)
+		for (i = 0; i < n; i++)
+			ips[i] = points[i]->entry_ip;
+	return ips;
+}
+
+int pc_entry_enable(struct pc_point **points, int n)
+{
+	unsigned long *ips;
+	int i, ret;
+
+	if (!n)
+		return 0;
+	for (i = 0; i < n; i++)
+		points[i]->entry_ip = (unsigned long)points[i]->rp.kp.addr;
+	ips = pc_entry_ips(points, n);
+	if (!ips)
+		return -ENOMEM;
+	/* In the table first: a patched call site must find its point. */
+	for (i = 0; i < n; i++)
+		hash_add_rcu(pc_entry_points, &points[i]->entry_node,
+			     points[i]->entry_ip);
+	ret = ftrace_set_filter_ips(&pc_entry_ops, ips, n, 0, 0);
+	if (ret) {
+		pr_warn("crashpoints: ftrace refused the call sites: error %d\n",
+			ret);
+	} else if (!pc_entry_registered) {
+		ret = register_ftrace_function(&pc_entry_ops);
+		if (ret) {
+			pr_warn("crashpoints: ftrace refused the callback: error %d\n",
+				ret);
+			ftrace_set_filter_ips(&pc_entry_ops, ips, n, 1, 0);
+		} else {
+			pc_entry_registered = true;
+		}
+	}
+	kvfree(ips);
+	for (i = 0; i < n; i++) {
+		if (ret)
+			hash_del_rcu(&points[i]->entry_node);
+		else
+			points[i]->fast_live = true;
+	}
+	if (!ret)
+		pc_entry_live += n;
+	return ret;
+}
+
+void pc_entry_disable(struct pc_point **points, int n)
+{
+	unsigned long *ips;
+	int i;
+
+	if (!n)
+		return;
+	/*
+	 * An ops with an empty filter traces every function: unregister it
+	 * before its last call site goes.
+	 */
+	if (pc_entry_registered && n == pc_entry_live) {
+		unregister_ftrace_function(&pc_entry_ops);
+		pc_entry_registered = false;
+	}
+	/*
+	 * Out of the table, the callback ignores a call site; so if
+	 * trimming the filter fails, a stale site only costs a lookup.
+	 */
+	ips = pc_entry_ips(points, n);
+	if (ips) {
+		ftrace_set_filter_ips(&pc_entry_ops, ips, n, 1, 0);
+		kvfree(ips);
+	} else {
+		for (i = 0; i < n; i++)
+			ftrace_set_filter_ip(&pc_entry_ops, points[i]->entry_ip,
+					     1, 0);
+	}
+	for (i = 0; i < n; i++) {
+		hash_del_rcu(&points[i]->entry_node);
+		points[i]->fast_live = false;
+	}
+	pc_entry_live -= n;
+}
