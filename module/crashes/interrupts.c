@@ -24,6 +24,11 @@ static int pc_wait_interrupt(bool (*pending)(void))
 		return -EINPROGRESS;
 	for (ms = 0; ms < 1000 && pending(); ms++)
 		mdelay(1);
+	/*
+	 * No longer pending means the handler has started, maybe on another
+	 * CPU: give it time to oops before calling this a failure.
+	 */
+	mdelay(500);
 	/* The oops is fatal in interrupt context: reaching here is a failure. */
 	return 0;
 }
