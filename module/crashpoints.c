@@ -385,31 +385,60 @@ static void pc_free_points(struct pc_point **points, int n)
 	}
 }
 
-/* Free every point (@pending_only: those of the write being applied). */
-static void pc_free_all(bool pending_only)
+static bool pc_any(const struct pc_point *point)
+{
+	return true;
+}
+
+/* Armed by the write being applied. */
+static bool pc_pending(const struct pc_point *point)
+{
+	return point->pending;
+}
+
+static bool pc_pending_fast(const struct pc_point *point)
+{
+	return point->pending && point->fast;
+}
+
+/*
+ * The points @match accepts, in list order, in a new array of *@n; NULL
+ * with *@n set when there are none or the array cannot be allocated.
+ */
+static struct pc_point **pc_collect(bool (*match)(const struct pc_point *),
+				    int *n)
 {
 	struct pc_point *point, **points;
-	int n = 0;
+	int count = 0, i = 0;
 
 	list_for_each_entry(point, &pc_points, list)
-		n += !pending_only || point->pending;
-	if (!n)
-		return;
-	points = kvmalloc_array(n, sizeof(*points), GFP_KERNEL);
-	if (!points) {
-		struct pc_point *next;
+		count += match(point);
+	*n = count;
+	if (!count)
+		return NULL;
+	points = kvmalloc_array(count, sizeof(*points), GFP_KERNEL);
+	if (points)
+		list_for_each_entry(point, &pc_points, list)
+			if (match(point))
+				points[i++] = point;
+	return points;
+}
 
-		list_for_each_entry_safe(point, next, &pc_points, list)
-			if (!pending_only || point->pending)
-				pc_free_points(&point, 1);
+/* Free the points @match accepts, as one batch when memory allows. */
+static void pc_free_matching(bool (*match)(const struct pc_point *))
+{
+	struct pc_point *point, *next, **points;
+	int n;
+
+	points = pc_collect(match, &n);
+	if (points) {
+		pc_free_points(points, n);
+		kvfree(points);
 		return;
 	}
-	n = 0;
-	list_for_each_entry(point, &pc_points, list)
-		if (!pending_only || point->pending)
-			points[n++] = point;
-	pc_free_points(points, n);
-	kvfree(points);
+	list_for_each_entry_safe(point, next, &pc_points, list)
+		if (match(point))
+			pc_free_points(&point, 1);
 }
 
 static int pc_disarm(const struct pc_line *line)
@@ -429,20 +458,12 @@ static int pc_disarm(const struct pc_line *line)
 /* Make the fast points armed by this write live, all in one batch. */
 static int pc_commit(void)
 {
-	struct pc_point *point, **fast;
-	int n = 0, ret;
+	struct pc_point **fast;
+	int n, ret;
 
-	list_for_each_entry(point, &pc_points, list)
-		n += point->pending && point->fast;
-	if (!n)
-		return 0;
-	fast = kvmalloc_array(n, sizeof(*fast), GFP_KERNEL);
+	fast = pc_collect(pc_pending_fast, &n);
 	if (!fast)
-		return -ENOMEM;
-	n = 0;
-	list_for_each_entry(point, &pc_points, list)
-		if (point->pending && point->fast)
-			fast[n++] = point;
+		return n ? -ENOMEM : 0;
 	ret = pc_entry_enable(fast, n);
 	kvfree(fast);
 	return ret;
@@ -503,14 +524,14 @@ static int pc_apply(const struct pc_line *lines, int n)
 			ret = pc_disarm(&lines[i]);
 			break;
 		case PC_OP_CLEAR:
-			pc_free_all(false);
+			pc_free_matching(pc_any);
 			break;
 		}
 	}
 	if (!ret)
 		ret = pc_commit();
 	if (ret)
-		pc_free_all(true);
+		pc_free_matching(pc_pending);
 	list_for_each_entry(point, &pc_points, list)
 		point->pending = false;
 	mutex_unlock(&pc_points_lock);
@@ -631,6 +652,6 @@ int pc_crashpoints_init(struct dentry *dir)
 void pc_crashpoints_exit(void)
 {
 	mutex_lock(&pc_points_lock);
-	pc_free_all(false);
+	pc_free_matching(pc_any);
 	mutex_unlock(&pc_points_lock);
 }
