@@ -14,21 +14,36 @@
 
 #include "../provoke_crash.h"
 
+/*
+ * Sleep where the caller may: on one CPU a busy wait would starve
+ * ksoftirqd, which runs the timer softirq once it has been woken.
+ */
+static void pc_wait_ms(unsigned int ms)
+{
+	if (preemptible())
+		msleep(ms);
+	else
+		mdelay(ms);
+}
+
 /* Wait up to a second for @pending to clear; the interrupt should oops. */
 static int pc_wait_interrupt(bool (*pending)(void))
 {
 	int ms;
 
-	/* With interrupts off it fires as soon as they are back on. */
-	if (irqs_disabled())
+	/* With interrupts or softirqs off it fires once they are back on. */
+	if (irqs_disabled() || in_softirq())
 		return -EINPROGRESS;
 	for (ms = 0; ms < 1000 && pending(); ms++)
-		mdelay(1);
+		pc_wait_ms(1);
+	/* Still pending in atomic context: it may run once the caller returns. */
+	if (pending() && !preemptible())
+		return -EINPROGRESS;
 	/*
 	 * No longer pending means the handler has started, maybe on another
 	 * CPU: give it time to oops before calling this a failure.
 	 */
-	mdelay(500);
+	pc_wait_ms(500);
 	/* The oops is fatal in interrupt context: reaching here is a failure. */
 	return 0;
 }
