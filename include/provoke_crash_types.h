@@ -18,9 +18,12 @@
  * fate:     what the kernel does when it works (see PC_FATE_*).
  * needs:    what the kernel must have for the crash to be seen, as words:
  *           CONFIG_FOO (built in), name=value (a boot parameter; the bench
- *           boots with it), "smp" (a second CPU to observe it from).
+ *           boots with it), "smp" (a second CPU to observe it from),
+ *           "x86_64" or "arm64" (the only architecture it runs on; the
+ *           module refuses it elsewhere with EOPNOTSUPP).
  * expected: up to PC_MAX_EXPECT extended regular expressions that must all
- *           appear in the kernel log on x86-64 when the crash happened as
+ *           appear in the kernel log on x86-64 (provoke_crash_arm64.h holds
+ *           arm64's where they differ) when the crash happened as
  *           named; "|" inside one gives alternatives (SLUB's report reads
  *           "BUG cache: Poison overwritten" on 6.1 and "BUG cache: Object
  *           corrupt" with "[Poison overwritten]" on 6.12).
@@ -57,7 +60,7 @@ PC_CRASH_TYPE(general_protection, bugs, PC_CTX_NMI, PC_FATE_OOPS, "",
 	      "load through a non-canonical pointer: general protection fault",
 	      "general protection fault, probably for non-canonical address 0xdead4ead00000000",
 	      "RIP: 0010:pc_crash_general_protection")
-PC_CRASH_TYPE(divide_error, bugs, PC_CTX_NMI, PC_FATE_OOPS, "",
+PC_CRASH_TYPE(divide_error, bugs, PC_CTX_NMI, PC_FATE_OOPS, "x86_64",
 	      "integer division by zero: divide-error trap",
 	      "divide error: 0000",
 	      "RIP: 0010:pc_crash_divide_error")
@@ -75,7 +78,7 @@ PC_CRASH_TYPE(oops_softirq_context, interrupts, PC_CTX_ATOMIC, PC_FATE_PANIC, ""
 	      "BUG: kernel NULL pointer dereference",
 	      "run_timer_softirq",
 	      "Kernel panic - not syncing: Fatal exception in interrupt")
-PC_CRASH_TYPE(oops_nmi_context, interrupts, PC_CTX_ATOMIC, PC_FATE_PANIC, "",
+PC_CRASH_TYPE(oops_nmi_context, interrupts, PC_CTX_ATOMIC, PC_FATE_PANIC, "x86_64",
 	      "NULL dereference from an NMI handler (self NMI through the APIC)",
 	      "oops_nmi_context: in NMI context: yes",
 	      "BUG: kernel NULL pointer dereference",
@@ -342,5 +345,8 @@ PC_CRASH_TYPE(usercopy_kernel, usercopy, PC_CTX_TASK, PC_FATE_OOPS,
 PC_CRASH_TYPE(unaligned_load_store, access, PC_CTX_NMI, PC_FATE_SILENT, "",
 	      "32-bit load and store at an odd address",
 	      "unaligned_load_store: 0x[0-9a-f]{8} -> 0x[0-9a-f]{8} at an odd address, no fault")
+
+/* The types only arm64 has, in their own table. */
+#include "provoke_crash_arm64.h"
 
 #undef PC_CRASH_TYPE

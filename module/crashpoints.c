@@ -38,6 +38,9 @@
 #ifdef CONFIG_X86
 #include <asm/text-patching.h>
 #endif
+#ifdef CONFIG_ARM64
+#include <asm/insn.h>
+#endif
 
 #include "crashpoint.h"
 
@@ -87,6 +90,21 @@ static void pc_redirect(struct pc_point *point, struct pt_regs *regs)
 	if (!kprobe_ftrace(&point->rp.kp))
 		int3_emulate_push(regs, (unsigned long)point->rp.kp.addr + 1);
 	regs->di = (unsigned long)point;
+	instruction_pointer_set(regs, (unsigned long)pc_redirected);
+}
+#elif defined(CONFIG_ARM64)
+#define PC_CAN_REDIRECT	true
+
+static void pc_redirect(struct pc_point *point, struct pt_regs *regs)
+{
+	/*
+	 * A BRK probe, as if the probed instruction called pc_redirected():
+	 * the link register points back into the probed function, so that
+	 * stack traces show it.  Nothing returns through it.
+	 */
+	procedure_link_pointer_set(regs, (unsigned long)point->rp.kp.addr +
+				   AARCH64_INSN_SIZE);
+	regs->regs[0] = (unsigned long)point;
 	instruction_pointer_set(regs, (unsigned long)pc_redirected);
 }
 #else
@@ -196,7 +214,8 @@ static int pc_register(struct pc_point *point)
 	if (point->on_return)
 		return register_kretprobe(&point->rp);
 	ret = register_kprobe(kp);
-	if (ret || !point->redirect || kp->post_handler ||
+	if (ret || !IS_ENABLED(CONFIG_OPTPROBES) || !point->redirect ||
+	    kp->post_handler ||
 	    pc_probe_context(kp) != PC_CTX_NMI)
 		return ret;
 	unregister_kprobe(kp);
@@ -253,6 +272,11 @@ static int pc_arm(const struct pc_line *line)
 		return -ENOMEM;
 	strscpy(point->symbol, line->symbol, sizeof(point->symbol));
 	pc_format_place(point->where, sizeof(point->where), line);
+	ret = pc_type_check_arch(type, point->where);
+	if (ret) {
+		kfree(point);
+		return ret;
+	}
 	pc_conditions_format(&line->cond, point->options, sizeof(point->options));
 	point->type = type;
 	point->cond = line->cond;
@@ -275,7 +299,8 @@ static int pc_arm(const struct pc_line *line)
 	} else {
 		kp->pre_handler = pc_point_hit;
 		/* An entry is usually an ftrace site: see pc_register(). */
-		if (point->redirect && line->offset)
+		if (IS_ENABLED(CONFIG_OPTPROBES) && point->redirect &&
+		    line->offset)
 			kp->post_handler = pc_point_post;
 	}
 

@@ -5,6 +5,7 @@
  */
 #include <linux/kernel.h>
 #include <linux/printk.h>
+#include <linux/string.h>
 
 #include "provoke_crash.h"
 
@@ -20,6 +21,42 @@ const struct pc_crash_type pc_crash_types[PC_NR_CRASH_TYPES] = {
 	},
 #include "provoke_crash_types.h"
 };
+
+#if defined(CONFIG_ARM64)
+#define PC_THIS_ARCH "arm64"
+#elif defined(CONFIG_X86_64)
+#define PC_THIS_ARCH "x86_64"
+#else
+#define PC_THIS_ARCH "this architecture"
+#endif
+
+/* Is @word one of the space-separated words of @words? */
+static bool pc_has_word(const char *words, const char *word)
+{
+	size_t len = strlen(word);
+	const char *p;
+
+	for (p = words; (p = strstr(p, word)); p += len)
+		if ((p == words || p[-1] == ' ') && (!p[len] || p[len] == ' '))
+			return true;
+	return false;
+}
+
+int pc_type_check_arch(const struct pc_crash_type *type, const char *where)
+{
+	static const char *const arches[] = { "x86_64", "arm64" };
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(arches); i++) {
+		if (strcmp(arches[i], PC_THIS_ARCH) &&
+		    pc_has_word(type->needs, arches[i])) {
+			pr_warn("%s: %s runs only on %s, and this kernel is %s\n",
+				where, type->name, arches[i], PC_THIS_ARCH);
+			return -EOPNOTSUPP;
+		}
+	}
+	return 0;
+}
 
 const char *pc_context_name(int context)
 {

@@ -12,12 +12,27 @@ PC_OUT=${PC_OUT:-$PC_ROOT/build}
 pc_log() { printf '# %s\n' "$*" >&2; }
 pc_die() { printf 'provoke-crash: %s\n' "$*" >&2; exit 1; }
 
-# Debian packages per kernel series: image and headers.
+# A kernel series is "6.1" or "6.12" (x86-64, the host's own
+# architecture) or "arm64-6.1" / "arm64-6.12" (arm64 under emulation).
+pc_series_arch() {
+	case $1 in
+	arm64-*) echo arm64 ;;
+	*) echo amd64 ;;
+	esac
+}
+
+# Debian packages per kernel series: image and headers.  An arm64 series
+# needs the amd64 headers of the same version too: they bring the
+# arch-independent headers and the kbuild host tools that the arm64
+# headers use.
 pc_kernel_packages() {
 	case $1 in
-	6.1) echo linux-image-cloud-amd64 linux-headers-cloud-amd64 ;;
-	6.12) echo linux-image-6.12-cloud-amd64 linux-headers-6.12-cloud-amd64 ;;
-	*) pc_die "unknown kernel series '$1' (use 6.1 or 6.12)" ;;
+	6.1 | arm64-6.1) echo linux-image-cloud-amd64 linux-headers-cloud-amd64 ;;
+	6.12 | arm64-6.12) echo linux-image-6.12-cloud-amd64 linux-headers-6.12-cloud-amd64 ;;
+	*) pc_die "unknown kernel series '$1' (use 6.1, 6.12, arm64-6.1 or arm64-6.12)" ;;
+	esac
+	case $1 in
+	arm64-*) echo qemu-system-arm gcc-aarch64-linux-gnu libc6-dev-arm64-cross ;;
 	esac
 }
 
@@ -43,18 +58,76 @@ pc_install_deps() {
 		pc_die "apt-get install ${pkgs[*]} failed"
 }
 
-# The newest installed kernel release of a series, e.g. 6.1.0-57-cloud-amd64.
+# The newest installed kernel release of a series, e.g. 6.1.0-57-cloud-amd64;
+# for arm64 the same version's generic flavour, e.g. 6.1.0-57-arm64.
 pc_kernel_release() {
 	local series=$1 v
-	v=$(cd /boot && ls vmlinuz-"$series".*-cloud-amd64 2>/dev/null |
+	v=$(cd /boot && ls vmlinuz-"${series#arm64-}".*-cloud-amd64 2>/dev/null |
 		sed 's/^vmlinuz-//' | sort -V | tail -n 1)
-	[ -n "$v" ] || pc_die "no /boot/vmlinuz-$series.*-cloud-amd64 (install $(pc_kernel_packages "$series"))"
-	echo "$v"
+	[ -n "$v" ] || pc_die "no /boot/vmlinuz-${series#arm64-}.*-cloud-amd64 (install $(pc_kernel_packages "$series"))"
+	case $series in
+	arm64-*) echo "${v%-cloud-amd64}-arm64" ;;
+	*) echo "$v" ;;
+	esac
+}
+
+# Where a release's files are: / for the host's own architecture, and a
+# cache under $PC_OUT for arm64 (unpacked there, never installed).
+pc_rel_arch() {
+	case $1 in
+	*-arm64) echo arm64 ;;
+	*) echo amd64 ;;
+	esac
+}
+pc_rel_root() {
+	[ "$(pc_rel_arch "$1")" = arm64 ] && echo "$PC_OUT/arm64-root"
+}
+pc_rel_config() { echo "$(pc_rel_root "$1")/boot/config-$1"; }
+
+# Fetch an arm64 release into the cache: kernel image, headers and a
+# static arm64 busybox, from Debian's arm64 archive with apt-get download.
+# The headers' kbuild link points at the host's amd64 kbuild tools.
+pc_fetch_arm64() {
+	local rel=$1 root debs kbuild
+	root=$(pc_rel_root "$rel")
+	debs=$PC_OUT/arm64-debs
+	[ -f "$root/boot/vmlinuz-$rel" ] && [ -d "$root/usr/src/linux-headers-$rel" ] &&
+		[ -x "$root/bin/busybox" ] && return 0
+	[ "$(id -u)" = 0 ] || pc_die "arm64 packages for $rel are not cached (run as root to fetch them)"
+	if ! dpkg --print-foreign-architectures | grep -qx arm64; then
+		pc_log "adding the arm64 architecture to dpkg"
+		dpkg --add-architecture arm64 && apt-get update -q >/dev/null ||
+			pc_die "could not add the arm64 architecture"
+	fi
+	mkdir -p "$debs" "$root"
+	pc_log "fetching arm64 $rel"
+	(cd "$debs" && apt-get download -q "linux-image-$rel-unsigned:arm64" \
+		"linux-headers-$rel:arm64" busybox-static:arm64 >/dev/null 2>&1 ||
+		{ apt-get update -q >/dev/null && apt-get download -q \
+			"linux-image-$rel-unsigned:arm64" "linux-headers-$rel:arm64" \
+			busybox-static:arm64 >/dev/null 2>&1; }) ||
+		pc_die "apt-get download of the arm64 packages for $rel failed"
+	for d in "$debs"/linux-image-"$rel"-unsigned_*.deb "$debs"/linux-headers-"$rel"_*.deb \
+		"$debs"/busybox-static_*_arm64.deb; do
+		dpkg -x "$d" "$root" || pc_die "could not unpack $d"
+	done
+	kbuild=$(readlink "$root/usr/src/linux-headers-$rel/scripts")
+	kbuild=${kbuild#../../lib/}
+	kbuild=${kbuild%/scripts}
+	[ -d "/usr/lib/$kbuild" ] || pc_die "/usr/lib/$kbuild is missing (the amd64 headers of $rel's version)"
+	mkdir -p "$root/usr/lib"
+	ln -sfn "/usr/lib/$kbuild" "$root/usr/lib/$kbuild"
 }
 
 # Build the module and the guest helper for kernel release $1 into $PC_OUT/$1.
 pc_build() {
-	local rel=$1 dir=$PC_OUT/$1 log
+	local rel=$1 dir=$PC_OUT/$1 log kdir cc=gcc cross=()
+	kdir=$(pc_rel_root "$rel")/usr/src/linux-headers-$rel
+	if [ "$(pc_rel_arch "$rel")" = arm64 ]; then
+		pc_fetch_arm64 "$rel"
+		cc=aarch64-linux-gnu-gcc
+		cross=(ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu-)
+	fi
 	mkdir -p "$dir/src"
 	rm -rf "$dir/src/module" "$dir/src/include" "$dir/src/twin"
 	cp -r "$PC_ROOT/module" "$PC_ROOT/include" "$dir/src/"
@@ -64,42 +137,57 @@ pc_build() {
 	log=$dir/build.log
 	: >"$log"
 	for m in module twin; do
-		make -C "/usr/src/linux-headers-$rel" M="$dir/src/$m" W=1 modules \
+		make -C "$kdir" "${cross[@]}" M="$dir/src/$m" W=1 modules \
 			>>"$log" 2>&1 || { cat "$log" >&2; pc_die "module build failed for $rel"; }
 	done
 	if grep -E 'warning:|error:' "$log" >&2; then
 		pc_die "module build for $rel has warnings (see $log)"
 	fi
-	gcc -static -O2 -Wall -Wextra -Werror -o "$dir/pc-guest" \
+	$cc -static -O2 -Wall -Wextra -Werror -o "$dir/pc-guest" \
 		"$PC_ROOT/tests/guest/pc-guest.c" || pc_die "pc-guest build failed"
-	gcc -static -O2 -Wall -Wextra -Werror -I"$PC_ROOT/include" \
+	$cc -static -O2 -Wall -Wextra -Werror -I"$PC_ROOT/include" \
 		-o "$dir/provoke-crash" "$PC_ROOT/tools/provoke-crash.c" \
 		"$PC_ROOT/tools/checks.c" ||
 		pc_die "provoke-crash build failed"
+}
+
+# Case files name syscall entry points as @sys@NAME: this sed script turns
+# them into the symbols of release $1's architecture.  arm64 has no getpgrp
+# system call (its libc calls getpgid(0), as pc-guest does there).
+pc_sys_sed() {
+	case $(pc_rel_arch "$1") in
+	arm64) echo 's/@sys@getpgrp/__arm64_sys_getpgid/g; s/@sys@/__arm64_sys_/g' ;;
+	*) echo 's/@sys@/__x64_sys_/g' ;;
+	esac
 }
 
 # Pack $PC_OUT/$rel/initramfs.gz: busybox, the module, pc-guest, the tool,
 # the ramoops module, an /init and the case scripts found in directory $2.
 pc_pack_initramfs() {
 	local rel=$1 cases=$2 dir=$PC_OUT/$1 root
+	local from
+	from=$(pc_rel_root "$rel")
 	root=$dir/initramfs
 	rm -rf "$root"
 	mkdir -p "$root"/{bin,sbin,etc,proc,sys,dev,tmp,cases,usr/bin,usr/sbin}
-	cp /bin/busybox "$root/bin/busybox"
+	cp "$from/bin/busybox" "$root/bin/busybox"
 	cp "$dir/src/module/provoke_crash.ko" "$dir/src/twin/provoke_crash_twin.ko" "$root/"
 	cp "$dir/pc-guest" "$dir/provoke-crash" "$root/bin/"
 	[ -n "$cases" ] && cp "$cases"/*.sh "$root/cases/"
-	cp "$PC_ROOT/tests/guest/bad_input.tsv" "$root/"
+	sed "$(pc_sys_sed "$rel")" "$PC_ROOT/tests/guest/bad_input.tsv" >"$root/bad_input.tsv"
 	# Anything else the caller wants in the guest's root (the benchmark's
 	# empty kprobe module).
 	[ -n "${PC_EXTRA_FILES:-}" ] && cp $PC_EXTRA_FILES "$root/"
 	cp "$PC_ROOT/tests/guest/init" "$root/init"
-	# ramoops and what it needs, uncompressed for busybox insmod.
-	for m in kernel/lib/reed_solomon/reed_solomon kernel/fs/pstore/ramoops; do
-		if [ -f "/lib/modules/$rel/$m.ko" ]; then
-			cp "/lib/modules/$rel/$m.ko" "$root/"
-		elif [ -f "/lib/modules/$rel/$m.ko.xz" ]; then
-			xz -dc "/lib/modules/$rel/$m.ko.xz" >"$root/$(basename "$m").ko"
+	# ramoops and what it needs, uncompressed for busybox insmod; on
+	# arm64 also the virtio console that carries the case's output.
+	for m in kernel/lib/reed_solomon/reed_solomon kernel/fs/pstore/ramoops \
+		kernel/drivers/virtio/virtio_mmio kernel/drivers/char/virtio_console; do
+		[ "$(pc_rel_arch "$rel")" = amd64 ] && [[ $m == */virtio* ]] && continue
+		if [ -f "$from/lib/modules/$rel/$m.ko" ]; then
+			cp "$from/lib/modules/$rel/$m.ko" "$root/"
+		elif [ -f "$from/lib/modules/$rel/$m.ko.xz" ]; then
+			xz -dc "$from/lib/modules/$rel/$m.ko.xz" >"$root/$(basename "$m").ko"
 		fi
 	done
 	chmod +x "$root/init"
@@ -128,9 +216,15 @@ pc_accel() {
 }
 
 # Where ramoops keeps its records: the top 1 MiB of the guest's 512 MiB,
-# taken away from the kernel with memmap= so that it survives a reset.
-PC_RAMOOPS_ADDR=0x1f000000
-PC_RAMOOPS_CMDLINE="memmap=1M\$$PC_RAMOOPS_ADDR pc_ramoops=$PC_RAMOOPS_ADDR"
+# taken away from the kernel so that it survives a reset.  x86 RAM starts
+# at 0 (memmap= reserves the MiB); QEMU's arm64 virt board puts RAM at
+# 1 GiB and arm64 has no memmap=, so mem= leaves the last MiB out.
+pc_ramoops_cmdline() {
+	case $1 in
+	arm64) echo "mem=511M pc_ramoops=0x5ff00000" ;;
+	*) echo "memmap=1M\$0x1f000000 pc_ramoops=0x1f000000" ;;
+	esac
+}
 
 # pc_boot REL CASE TIMEOUT EXTRA_CMDLINE CONSOLE_LOG OUTPUT_LOG [SMP [PSTORE]]
 # PC_QEMU_EXTRA adds QEMU options (the benchmark's -icount).
@@ -139,11 +233,15 @@ PC_RAMOOPS_CMDLINE="memmap=1M\$$PC_RAMOOPS_ADDR pc_ramoops=$PC_RAMOOPS_ADDR"
 # powering off, and the second boot prints what ramoops kept.
 pc_boot() {
 	local rel=$1 case=$2 timeout=$3 extra=$4 console=$5 output=$6 smp=${7:-1}
-	local pstore=${8:-0} reboot=-no-reboot
+	local pstore=${8:-0} reboot=-no-reboot arch accel machine
+	arch=$(pc_rel_arch "$rel")
 	: >"$console"
 	: >"$output"
-	local accel
-	accel=$(pc_accel)
+	if [ "$arch" = arm64 ]; then
+		accel=tcg
+	else
+		accel=$(pc_accel)
+	fi
 	# TCG's default 1 GiB translation cache costs seconds of host time.
 	[ "$accel" = tcg ] && accel=tcg,tb-size=256
 	# Multi-threaded TCG mis-emulates cross-CPU code patching: a CPU can
@@ -153,13 +251,29 @@ pc_boot() {
 	[ "$accel" = tcg,tb-size=256 ] && [ "$smp" -gt 1 ] && accel=$accel,thread=single
 	if [ "$pstore" = 1 ]; then
 		reboot=
-		extra="$extra $PC_RAMOOPS_CMDLINE panic=1"
+		extra="$extra $(pc_ramoops_cmdline "$arch") panic=1"
 	fi
-	timeout --kill-after=5 "$timeout" qemu-system-x86_64 \
-		-accel "$accel" -cpu max -smp "$smp" -m 512 \
+	if [ "$arch" = arm64 ]; then
+		# The case's output goes to a virtio console (hvc0): the virt
+		# board has one UART, the kernel's.  QEMU's own pointer
+		# authentication algorithm keeps PAC (on in Debian's kernel)
+		# real, at a fraction of QARMA's emulation cost.
+		machine=(qemu-system-aarch64 -M virt -cpu max,pauth-impdef=on
+			-serial "file:$console"
+			-device virtio-serial-device
+			-chardev "file,id=pcout,path=$output"
+			-device virtconsole,chardev=pcout)
+		extra="console=ttyAMA0 $extra"
+	else
+		machine=(qemu-system-x86_64 -cpu max
+			-serial "file:$console" -serial "file:$output")
+		extra="console=ttyS0 $extra"
+	fi
+	timeout --kill-after=5 "$timeout" "${machine[@]}" \
+		-accel "$accel" -smp "$smp" -m 512 \
 		-display none $reboot -monitor none ${PC_QEMU_EXTRA:-} \
-		-kernel "/boot/vmlinuz-$rel" -initrd "$PC_OUT/$rel/initramfs.gz" \
-		-append "console=ttyS0 quiet panic=-1 pc_case=$case $extra" \
-		-serial "file:$console" -serial "file:$output" \
+		-kernel "$(pc_rel_root "$rel")/boot/vmlinuz-$rel" \
+		-initrd "$PC_OUT/$rel/initramfs.gz" \
+		-append "quiet panic=-1 pc_case=$case $extra" \
 		</dev/null >/dev/null 2>&1
 }

@@ -35,6 +35,43 @@ static const struct pc_type_info pc_types[] = {
 #include "provoke_crash_types.h"
 };
 
+/* arm64's expected texts, where they differ (provoke_crash_arm64.h). */
+static const struct {
+	int type;
+	const char *expect[PC_MAX_EXPECT];
+} pc_arm64_expect[] = {
+#define PC_CRASH_TYPE(...)
+#define PC_ARM64_EXPECT(_name, ...) { PC_TYPE_##_name, { __VA_ARGS__ } },
+#include "provoke_crash_arm64.h"
+#undef PC_CRASH_TYPE
+};
+
+/* The architecture whose texts the table shows (--arch). */
+#ifdef __aarch64__
+static const char *pc_arch = "arm64";
+#else
+static const char *pc_arch = "x86_64";
+#endif
+
+/* @t's own arm64 texts, or NULL where they are the x86-64 ones. */
+static const char *const *arm64_expected(const struct pc_type_info *t)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(pc_arm64_expect); i++)
+		if (pc_arm64_expect[i].type == t - pc_types)
+			return pc_arm64_expect[i].expect;
+	return NULL;
+}
+
+/* @t's expected texts on the chosen architecture. */
+static const char *const *expected(const struct pc_type_info *t)
+{
+	const char *const *arm64 = arm64_expected(t);
+
+	return !strcmp(pc_arch, "arm64") && arm64 ? arm64 : t->expect;
+}
+
 static const char *const context_names[] = { "task", "atomic", "nmi" };
 static const char *const fate_names[] = {
 	"oops", "panic", "report", "silent", "hang"
@@ -45,9 +82,11 @@ static int print_help(FILE *out, int status)
 	fprintf(out,
 		"Usage: provoke-crash [--help] [--version] COMMAND [ARGS]\n"
 		"\n"
-		"  types [--table|--rst]    list crash types: name, deepest context,\n"
+		"  types [--table|--rst] [--arch x86_64|arm64]\n"
+		"                           list crash types: name, deepest context,\n"
 		"                           description (--table: name, category,\n"
-		"                           context, fate, needs, expected text,\n"
+		"                           context, fate, needs, expected text on\n"
+		"                           --arch, default this machine's, and\n"
 		"                           description; --rst: the docs' table)\n"
 		"  arm SYMBOL[+OFF] TYPE [KEY=VALUE...]  arm a crash point\n"
 		"  disarm SYMBOL[+OFF]|--all  disarm one point or all\n"
@@ -64,20 +103,23 @@ static int print_help(FILE *out, int status)
 /* The expected patterns of @t, joined by @sep. */
 static void print_expected(const struct pc_type_info *t, const char *sep)
 {
+	const char *const *expect = expected(t);
 	size_t j;
 
-	for (j = 0; j < PC_MAX_EXPECT && t->expect[j]; j++)
-		printf("%s%s", j ? sep : "", t->expect[j]);
+	for (j = 0; j < PC_MAX_EXPECT && expect[j]; j++)
+		printf("%s%s", j ? sep : "", expect[j]);
 }
 
 /* The documentation's table (Documentation/provoke-crash.rst). */
 static void print_rst(void)
 {
+	const char *const *arm64;
 	size_t i, j;
 
 	printf(".. list-table::\n   :header-rows: 1\n   :widths: 22 10 8 8 52\n\n"
 	       "   * - type\n     - category\n     - context\n     - fate\n"
-	       "     - what it does; what it needs; what proves it (x86-64)\n");
+	       "     - what it does; what it needs; what proves it (x86-64, and\n"
+	       "       arm64 where it differs)\n");
 	for (i = 0; i < ARRAY_SIZE(pc_types); i++) {
 		const struct pc_type_info *t = &pc_types[i];
 
@@ -88,6 +130,12 @@ static void print_rst(void)
 		       t->needs[0] ? t->needs : "nothing more");
 		for (j = 0; j < PC_MAX_EXPECT && t->expect[j]; j++)
 			printf("       - ``%s``\n", t->expect[j]);
+		arm64 = arm64_expected(t);
+		if (!arm64)
+			continue;
+		printf("\n       On arm64:\n\n");
+		for (j = 0; j < PC_MAX_EXPECT && arm64[j]; j++)
+			printf("       - ``%s``\n", arm64[j]);
 	}
 }
 
@@ -223,6 +271,7 @@ int main(int argc, char **argv)
 		{ "version", no_argument, NULL, 'V' },
 		{ "table", no_argument, NULL, 't' },
 		{ "rst", no_argument, NULL, 'r' },
+		{ "arch", required_argument, NULL, 'A' },
 		{ "all", no_argument, NULL, 'a' },
 		{ "yes", no_argument, NULL, 'y' },
 		{ NULL, 0, NULL, 0 },
@@ -231,8 +280,19 @@ int main(int argc, char **argv)
 	char line[1024];
 	const char *cmd;
 
-	while ((c = getopt_long(argc, argv, "hVtray", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "hVtrayA:", opts, NULL)) != -1) {
 		switch (c) {
+		case 'A':
+			if (!strcmp(optarg, "x86_64") || !strcmp(optarg, "amd64")) {
+				pc_arch = "x86_64";
+			} else if (!strcmp(optarg, "arm64") || !strcmp(optarg, "aarch64")) {
+				pc_arch = "arm64";
+			} else {
+				fprintf(stderr, "provoke-crash: unknown architecture '%s' %s\n",
+					optarg, "(use x86_64 or arm64)");
+				return EXIT_USAGE;
+			}
+			break;
 		case 'h':
 			return print_help(stdout, 0);
 		case 'V':

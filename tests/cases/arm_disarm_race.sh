@@ -27,16 +27,16 @@ pc-guest hit getppid -1 >/dev/null &
 h1=$!
 pc-guest hit getpgrp -1 >/dev/null &
 h2=$!
-(pc-guest cycle $C $N "__x64_sys_getppid unaligned_load_store times=-1" "!__x64_sys_getppid" |
+(pc-guest cycle $C $N "@sys@getppid unaligned_load_store times=-1" "!@sys@getppid" |
 	sed 's/^/writer getppid: /') &
 w1=$!
-(pc-guest cycle $C $N "__x64_sys_getpgrp unaligned_load_store times=-1\n__x64_sys_getpgid bugon" "!__x64_sys_getpgrp\n!__x64_sys_getpgid" |
+(pc-guest cycle $C $N "@sys@getpgrp unaligned_load_store times=-1\n@sys@getpgid bugon" "!@sys@getpgrp\n!@sys@getpgid" |
 	sed 's/^/writer getpgid: /') &
 w2=$!
 wait $w1 $w2
 echo "points after: $(grep -c . $C)"
 echo "slab kmalloc-2k growth: $(($(slab) - start)) objects"
-pc-guest write $C "__x64_sys_getppid unaligned_load_store times=-1\n__x64_sys_getpgrp unaligned_load_store times=-1" >/dev/null
+pc-guest write $C "@sys@getppid unaligned_load_store times=-1\n@sys@getpgrp unaligned_load_store times=-1" >/dev/null
 sleep 1
 rmmod provoke_crash && echo "rmmod: ok"
 echo 8 >/proc/sys/kernel/printk
@@ -44,6 +44,6 @@ echo "our kprobes after unload: $(grep -c -e getppid -e getpgrp -e getpgid /sys/
 kill $h1 $h2
 wait
 # The console was quiet while points fired: check the whole log.
-echo "fired lines: $(dmesg | grep -cE 'provoke_crash: __x64_sys_getp(pid|grp): unaligned_load_store: ')"
+echo "fired lines: $(dmesg | grep -cE 'provoke_crash: @sys@getp(pid|grp): unaligned_load_store: ')"
 dmesg | grep -q 'provoke_crash: unloaded' && echo "log: unloaded"
 dmesg | grep -E 'BUG:|Oops|WARNING:|FAIL:|general protection' | sed 's/^/dmesg-bad: /'

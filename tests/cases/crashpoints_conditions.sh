@@ -1,24 +1,24 @@
 # Conditions decide which hits fire, in the documented order (pid, comm,
 # cpu, after, every, probability, times); the listing shows them with the
 # counters.  report fires without crashing.  points= arms at load.
-# expect-out: after: __x64_sys_getppid report after=3 times=-1 hits=5 fired=3 missed=0 context=atomic
-# expect-out: every: __x64_sys_getpgrp report after=2 every=3 times=-1 hits=10 fired=3 missed=0 context=atomic
-# expect-out: times: __x64_sys_getppid report times=2 hits=5 fired=2 missed=0 context=atomic
-# expect-out: default: __x64_sys_getppid report hits=4 fired=1 missed=0 context=atomic
-# expect-out: pid other: __x64_sys_sync report times=-1 pid=[0-9]+ hits=3 fired=0
-# expect-out: pid match: __x64_sys_sync report times=-1 pid=[0-9]+ hits=4 fired=4
-# expect-out: comm match: __x64_sys_getpgrp report times=-1 comm=pc-guest hits=3 fired=3
-# expect-out: comm other: __x64_sys_getpgrp report times=-1 comm=nobody hits=3 fired=0
-# expect-out: cpu 0: __x64_sys_getppid report times=-1 cpu=0 hits=2 fired=2
+# expect-out: after: @sys@getppid report after=3 times=-1 hits=5 fired=3 missed=0 context=atomic
+# expect-out: every: @sys@getpgrp report after=2 every=3 times=-1 hits=10 fired=3 missed=0 context=atomic
+# expect-out: times: @sys@getppid report times=2 hits=5 fired=2 missed=0 context=atomic
+# expect-out: default: @sys@getppid report hits=4 fired=1 missed=0 context=atomic
+# expect-out: pid other: @sys@sync report times=-1 pid=[0-9]+ hits=3 fired=0
+# expect-out: pid match: @sys@sync report times=-1 pid=[0-9]+ hits=4 fired=4
+# expect-out: comm match: @sys@getpgrp report times=-1 comm=pc-guest hits=3 fired=3
+# expect-out: comm other: @sys@getpgrp report times=-1 comm=nobody hits=3 fired=0
+# expect-out: cpu 0: @sys@getppid report times=-1 cpu=0 hits=2 fired=2
 # expect-out: cpu 1: write: error ENODEV
 # expect-out: probability: fired between 120 and 280 of 400
-# expect-out: return: __x64_sys_getppid%return report hits=1 fired=1 missed=0 context=atomic
+# expect-out: return: @sys@getppid%return report hits=1 fired=1 missed=0 context=atomic
 # expect-out: return and entry: 2 points
-# expect-out: at load: __x64_sys_getppid report times=-1 hits=0 fired=0 missed=0 context=atomic
-# expect-out: at load: __x64_sys_getpgrp unaligned_load_store after=2 hits=0 fired=0 missed=0 context=atomic
+# expect-out: at load: @sys@getppid report times=-1 hits=0 fired=0 missed=0 context=atomic
+# expect-out: at load: @sys@getpgrp unaligned_load_store after=2 hits=0 fired=0 missed=0 context=atomic
 # expect-out: bad at load: refused
 # expect-out: PC-GUEST-END
-# expect: provoke_crash: __x64_sys_getppid%return: report: 
+# expect: provoke_crash: @sys@getppid%return: report: 
 # expect: report: hit by pc-guest\[[0-9]+\] on CPU 0
 # expect: provoke_crash: points=: not loading: the crash points given could not all be armed
 # reject: BUG:|Oops|WARNING:|FAIL:|Kernel panic
@@ -30,33 +30,33 @@ try() {
 	echo "$label: $(cat $C)"
 	pc-guest write $C "" >/dev/null
 }
-try after "__x64_sys_getppid report after=3 times=-1" getppid 5
-try every "__x64_sys_getpgrp report every=3 after=2 times=-1" getpgrp 10
-try times "__x64_sys_getppid report times=2" getppid 5
-try default "__x64_sys_getppid report" getppid 4
+try after "@sys@getppid report after=3 times=-1" getppid 5
+try every "@sys@getpgrp report every=3 after=2 times=-1" getpgrp 10
+try times "@sys@getppid report times=2" getppid 5
+try default "@sys@getppid report" getppid 4
 
 # pid: a sleeping task's pid does not match pc-guest's; then a task that
 # is told its own pid, and only then makes the calls.
 sleep 30 &
 other=$!
-try "pid other" "__x64_sys_sync report times=-1 pid=$other" sync 3
+try "pid other" "@sys@sync report times=-1 pid=$other" sync 3
 kill $other
 mkfifo /tmp/go
 (read -r _ </tmp/go; exec pc-guest hit sync 4 >/dev/null) &
 me=$!
-pc-guest write $C "__x64_sys_sync report times=-1 pid=$me" >/dev/null
+pc-guest write $C "@sys@sync report times=-1 pid=$me" >/dev/null
 echo go >/tmp/go
 wait $me
 echo "pid match: $(cat $C)"
 pc-guest write $C "" >/dev/null
 
-try "comm match" "__x64_sys_getpgrp report times=-1 comm=pc-guest" getpgrp 3
-try "comm other" "__x64_sys_getpgrp report times=-1 comm=nobody" getpgrp 3
-try "cpu 0" "__x64_sys_getppid report times=-1 cpu=0" getppid 2
-echo "cpu 1: $(pc-guest write $C "__x64_sys_getppid report cpu=1")"
+try "comm match" "@sys@getpgrp report times=-1 comm=pc-guest" getpgrp 3
+try "comm other" "@sys@getpgrp report times=-1 comm=nobody" getpgrp 3
+try "cpu 0" "@sys@getppid report times=-1 cpu=0" getppid 2
+echo "cpu 1: $(pc-guest write $C "@sys@getppid report cpu=1")"
 
 echo 1 >/proc/sys/kernel/printk
-pc-guest write $C "__x64_sys_getpgrp unaligned_load_store probability=50 times=-1" >/dev/null
+pc-guest write $C "@sys@getpgrp unaligned_load_store probability=50 times=-1" >/dev/null
 pc-guest hit getpgrp 400 >/dev/null
 fired=$(sed -n 's/.* fired=\([0-9]*\) .*/\1/p' $C)
 echo 8 >/proc/sys/kernel/printk
@@ -67,16 +67,16 @@ else
 	echo "probability: fired $fired of 400"
 fi
 
-try return "__x64_sys_getppid%return report" getppid 1
-pc-guest write $C "__x64_sys_getppid%return report\n__x64_sys_getppid bugon" >/dev/null
+try return "@sys@getppid%return report" getppid 1
+pc-guest write $C "@sys@getppid%return report\n@sys@getppid bugon" >/dev/null
 echo "return and entry: $(grep -c . $C) points"
 pc-guest write $C "" >/dev/null
 
 rmmod provoke_crash
 # The kernel splits module parameters at blanks unless they are quoted.
-insmod /provoke_crash.ko 'points="__x64_sys_getppid report times=-1;__x64_sys_getpgrp unaligned_load_store after=2"'
+insmod /provoke_crash.ko 'points="@sys@getppid report times=-1;@sys@getpgrp unaligned_load_store after=2"'
 cat $C | sed 's/^/at load: /'
 rmmod provoke_crash
-insmod /provoke_crash.ko 'points="__x64_sys_getppid report;pc_no_such_symbol bugon"' 2>/dev/null ||
+insmod /provoke_crash.ko 'points="@sys@getppid report;pc_no_such_symbol bugon"' 2>/dev/null ||
 	echo "bad at load: refused"
 insmod /provoke_crash.ko

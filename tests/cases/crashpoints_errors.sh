@@ -15,27 +15,27 @@
 # expect-out: blacklisted: write: error EINVAL
 # expect: provoke_crash: crashpoints: notify_die: the kernel refused to probe it: error -22
 # expect-out: mid_instruction: write: error EILSEQ
-# expect: provoke_crash: crashpoints: __x64_sys_getppid\+0x1: the kernel refused to probe it: error -84
+# expect: provoke_crash: crashpoints: @sys@getppid\+0x1: the kernel refused to probe it: error -84
 # expect-out: own_module: write: error EINVAL
 # expect: provoke_crash: crashpoints: pc_crash_bugon: is inside provoke_crash itself
 # expect-out: busy_first: write: ok
 # expect-out: busy: write: error EBUSY
-# expect: provoke_crash: crashpoints: __x64_sys_getpgid: already armed as __x64_sys_getpgid bugon
+# expect: provoke_crash: crashpoints: @sys@getpgid: already armed as @sys@getpgid bugon
 # expect-out: busy_alias: write: error EBUSY
 # expect-out: disarm_unknown: write: error ENOENT
-# expect: provoke_crash: crashpoints: !__x64_sys_getsid: no crash point there
-# expect-out: nmi_offset: __x64_sys_getppid\+[0-9]+ context=nmi
+# expect: provoke_crash: crashpoints: !@sys@getsid: no crash point there
+# expect-out: nmi_offset: @sys@getppid\+[0-9]+ context=nmi
 # expect-out: nmi_context: write: error EINVAL
-# expect: provoke_crash: crashpoints: __x64_sys_getppid\+0x[0-9a-f]+: write_after_free cannot run in nmi context
+# expect: provoke_crash: crashpoints: @sys@getppid\+0x[0-9a-f]+: write_after_free cannot run in nmi context
 # expect-out: too_big: write: error E2BIG
 # expect: provoke_crash: crashpoints: a write may hold at most 4096 bytes, not 5000
 # expect-out: all_or_none: write: error ENOENT
-# expect-out: all_or_none_list: 1 __x64_sys_getpgid bugon
+# expect-out: all_or_none_list: 1 @sys@getpgid bugon
 # expect-out: bad_second_line: write: error EINVAL
 # expect: provoke_crash: crashpoints: line 2, column 1: expected a symbol name
 # expect-out: rearm_disarm_fail: write: error ENOENT
-# expect-out: rearm_disarm_fail_list: 1 __x64_sys_getpgid bugon
-# expect-out: final: 1 __x64_sys_getpgid bugon
+# expect-out: rearm_disarm_fail_list: 1 @sys@getpgid bugon
+# expect-out: final: 1 @sys@getpgid bugon
 # expect-out: PC-GUEST-END
 # reject: BUG:|Oops|FAIL:|WARNING:
 # reject-out: getsid armed
@@ -45,38 +45,38 @@ try() {
 	shift
 	echo "$name: $(pc-guest write $C "$@")"
 }
-try unknown_type "__x64_sys_getppid frobnicate"
-try missing_type "__x64_sys_getppid"
-try bad_offset "__x64_sys_getppid+0xzz bugon"
-try offset_range "__x64_sys_getppid+0x10000000000000000 bugon"
-try trailing "__x64_sys_getppid bugon now"
+try unknown_type "@sys@getppid frobnicate"
+try missing_type "@sys@getppid"
+try bad_offset "@sys@getppid+0xzz bugon"
+try offset_range "@sys@getppid+0x10000000000000000 bugon"
+try trailing "@sys@getppid bugon now"
 try no_symbol "pc_no_such_symbol bugon"
 try blacklisted "notify_die bugon"
-try mid_instruction "__x64_sys_getppid+1 bugon"
+try mid_instruction "@sys@getppid+1 bugon"
 try own_module "pc_crash_bugon bugon"
-try busy_first "__x64_sys_getpgid bugon"
-try busy "__x64_sys_getpgid bugon"
-try busy_alias "__x64_sys_getpgid+0 panic"
-try disarm_unknown "!__x64_sys_getsid"
+try busy_first "@sys@getpgid bugon"
+try busy "@sys@getpgid bugon"
+try busy_alias "@sys@getpgid+0 panic"
+try disarm_unknown "!@sys@getsid"
 
 # The first instruction after the ftrace call site takes a breakpoint probe.
 for off in 5 9; do
-	if pc-guest write $C "__x64_sys_getppid+$off unaligned_load_store" >/dev/null; then
+	if pc-guest write $C "@sys@getppid+$off unaligned_load_store" >/dev/null; then
 		grep -q "+$(printf '%#x' $off) unaligned_load_store.*context=nmi" $C &&
-			echo "nmi_offset: __x64_sys_getppid+$off context=nmi"
-		pc-guest write $C "!__x64_sys_getppid+$off" >/dev/null
-		try nmi_context "__x64_sys_getppid+$off write_after_free"
+			echo "nmi_offset: @sys@getppid+$off context=nmi"
+		pc-guest write $C "!@sys@getppid+$off" >/dev/null
+		try nmi_context "@sys@getppid+$off write_after_free"
 		break
 	fi
 done
 
 try too_big "$(head -c 5000 /dev/zero | tr '\0' x)"
-try all_or_none "__x64_sys_getsid bugon\npc_no_such_symbol bugon"
+try all_or_none "@sys@getsid bugon\npc_no_such_symbol bugon"
 echo "all_or_none_list: $(grep -c . $C) $(cut -d' ' -f1,2 $C)"
 grep -q getsid $C && echo "getsid armed"
-try bad_second_line "__x64_sys_getsid bugon\n+4 bugon"
+try bad_second_line "@sys@getsid bugon\n+4 bugon"
 # A point armed and disarmed by the same failing write is freed once.
-try rearm_disarm_fail "__x64_sys_getsid report\n!__x64_sys_getsid\npc_no_such_symbol bugon"
+try rearm_disarm_fail "@sys@getsid report\n!@sys@getsid\npc_no_such_symbol bugon"
 echo "rearm_disarm_fail_list: $(grep -c . $C) $(cut -d' ' -f1,2 $C)"
 echo "final: $(grep -c . $C) $(cut -d' ' -f1,2 $C)"
 pc-guest write $C "\n"

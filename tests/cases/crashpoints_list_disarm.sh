@@ -3,26 +3,26 @@
 # expect-out: three: write: ok
 # expect-out: points: 3
 # expect-out: after-disarm: 2
-# expect-out: __x64_sys_getsid panic hits=0 fired=0 missed=0 context=path
-# expect-out: __x64_sys_getppid unaligned_load_store hits=3 fired=1 missed=0 context=atomic
+# expect-out: @sys@getsid panic hits=0 fired=0 missed=0 context=path
+# expect-out: @sys@getppid unaligned_load_store hits=3 fired=1 missed=0 context=atomic
 # expect-out: points after clear: 0
 # expect-out: rearm: write: ok
 # expect-out: points after empty write: 0
 # expect-out: PC-GUEST-END
-# expect: provoke_crash: __x64_sys_getppid: unaligned_load_store: 
+# expect: provoke_crash: @sys@getppid: unaligned_load_store: 
 # reject: BUG:|Oops|FAIL:|WARNING:
 # reject-out: getpgid still listed
 C=$D/crashpoints
-echo "three: $(pc-guest write $C "__x64_sys_getpgid bugon\n__x64_sys_getsid panic\n__x64_sys_getppid unaligned_load_store\n")"
+echo "three: $(pc-guest write $C "@sys@getpgid bugon\n@sys@getsid panic\n@sys@getppid unaligned_load_store\n")"
 cat $C
 echo "points: $(grep -c . $C)"
-pc-guest write $C "!__x64_sys_getpgid"
+pc-guest write $C "!@sys@getpgid"
 echo "after-disarm: $(grep -c . $C)"
-grep -q __x64_sys_getpgid $C && echo "getpgid still listed"
+grep -q @sys@getpgid $C && echo "getpgid still listed"
 pc-guest hit getppid 3
 cat $C
 pc-guest write $C "\n"
 echo "points after clear: $(grep -c . $C)"
-echo "rearm: $(pc-guest write $C "__x64_sys_getpgid bugon")"
+echo "rearm: $(pc-guest write $C "@sys@getpgid bugon")"
 pc-guest write $C ""
 echo "points after empty write: $(grep -c . $C)"

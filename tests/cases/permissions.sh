@@ -15,5 +15,5 @@ echo 'root:x:0:0:root:/:/bin/sh' >/etc/passwd
 echo 'nobody:x:65534:65534:nobody:/:/bin/sh' >>/etc/passwd
 echo 'root:x:0:' >/etc/group
 echo "nobody_trigger: $(su nobody -c "pc-guest write $D/panic 1" 2>&1)"
-echo "nobody_arm: $(su nobody -c "pc-guest write $D/crashpoints '__x64_sys_getppid panic'" 2>&1)"
+echo "nobody_arm: $(su nobody -c "pc-guest write $D/crashpoints '@sys@getppid panic'" 2>&1)"
 echo "points: $(grep -c . $D/crashpoints)"

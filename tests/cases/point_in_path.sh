@@ -2,23 +2,23 @@
 # the probe handler: at a function entry (an ftrace probe) and at an offset
 # inside it (an int3 probe, where an oops would otherwise always panic with
 # "Fatal exception in interrupt").  The task dies; the kernel stays up.
-# expect-out: entry: __x64_sys_getppid null_dereference hits=0 fired=0 missed=0 context=path
-# expect-out: offset: __x64_sys_getppid\+0x[0-9a-f]+ null_dereference hits=0 fired=0 missed=0 context=path
-# expect-out: offset after: __x64_sys_getppid\+0x[0-9a-f]+ null_dereference hits=1 fired=1
+# expect-out: entry: @sys@getppid null_dereference hits=0 fired=0 missed=0 context=path
+# expect-out: offset: @sys@getppid\+0x[0-9a-f]+ null_dereference hits=0 fired=0 missed=0 context=path
+# expect-out: offset after: @sys@getppid\+0x[0-9a-f]+ null_dereference hits=1 fired=1
 # expect-out: PC-GUEST-END
-# expect: provoke_crash: __x64_sys_getppid: null_dereference: 
-# expect: provoke_crash: __x64_sys_getppid\+0x[0-9a-f]+: null_dereference: 
+# expect: provoke_crash: @sys@getppid: null_dereference: 
+# expect: provoke_crash: @sys@getppid\+0x[0-9a-f]+: null_dereference: 
 # expect: RIP: 0010:pc_crash_null_dereference
 # expect: pc_redirected
 # expect: (__x64_sys|__do_sys)_getppid\+0x[0-9a-f]+/
 # reject: Kernel panic|Fatal exception|kprobe_ftrace_handler|kprobe_int3_handler|<NMI>|FAIL:
 C=$D/crashpoints
-pc-guest write $C "__x64_sys_getppid null_dereference" >/dev/null
+pc-guest write $C "@sys@getppid null_dereference" >/dev/null
 echo "entry: $(cat $C)"
 pc-guest hit getppid 1
 pc-guest write $C "" >/dev/null
 for off in 5 9; do
-	if pc-guest write $C "__x64_sys_getppid+$off null_dereference" >/dev/null; then
+	if pc-guest write $C "@sys@getppid+$off null_dereference" >/dev/null; then
 		echo "offset: $(cat $C)"
 		pc-guest hit getppid 1
 		echo "offset after: $(cat $C)"

@@ -1,15 +1,15 @@
 # A %return point (a kretprobe) fires when the function returns, with the
 # crash it names: here a NULL dereference, on the way out of getppid.
 # pstore: 1
-# expect-out: armed: __x64_sys_getppid%return null_dereference hits=0 fired=0 missed=0 context=atomic
-# expect: provoke_crash: __x64_sys_getppid%return: null_dereference: 
+# expect-out: armed: @sys@getppid%return null_dereference hits=0 fired=0 missed=0 context=atomic
+# expect: provoke_crash: @sys@getppid%return: null_dereference: 
 # expect: BUG: kernel NULL pointer dereference
 # expect: RIP: 0010:pc_crash_null_dereference
-# expect-out: after: __x64_sys_getppid%return null_dereference hits=1 fired=1
+# expect-out: after: @sys@getppid%return null_dereference hits=1 fired=1
 # expect-out: PC-PSTORE-BEGIN dmesg-ramoops-[0-9]+
-# expect-out: provoke_crash: __x64_sys_getppid%return: null_dereference: 
+# expect-out: provoke_crash: @sys@getppid%return: null_dereference: 
 # reject: FAIL:
-pc-guest write $D/crashpoints "__x64_sys_getppid%return null_dereference" >/dev/null
+pc-guest write $D/crashpoints "@sys@getppid%return null_dereference" >/dev/null
 echo "armed: $(cat $D/crashpoints)"
 pc-guest hit getppid 1
 echo "after: $(cat $D/crashpoints)"

@@ -3,10 +3,10 @@
 # expect-out: dup: provoke-crash: [A-Za-z0-9_.]+ occurs [0-9]+ times in /proc/kallsyms; kprobes would silently pick the first
 # expect-out: black: provoke-crash: notify_die is on the kprobe blacklist
 # expect-out: badtype: provoke-crash: unknown crash type 'frobnicate'
-# expect-out: first: armed: __x64_sys_getpgid bugon
+# expect-out: first: armed: @sys@getpgid bugon
 # expect-out: reason: provoke-crash: crashpoints refused: Device or resource busy
-# expect-out: reason:   the module says: crashpoints: __x64_sys_getpgid: already armed as __x64_sys_getpgid bugon
-# expect-out: status: __x64_sys_getpgid bugon hits=0 fired=0 missed=0 context=path
+# expect-out: reason:   the module says: crashpoints: @sys@getpgid: already armed as @sys@getpgid bugon
+# expect-out: status: @sys@getpgid bugon hits=0 fired=0 missed=0 context=path
 # expect-out: disarm: done
 # expect-out: noyes: provoke-crash: panic crashes this kernel: add --yes to do it
 # expect-out: notroot: provoke-crash: must run as root
@@ -28,9 +28,9 @@ dup=$(awk '$2 ~ /^[tT]$/ && NF == 3 {print $3}' /proc/kallsyms | sort | uniq -d 
 t nosym provoke-crash arm pc_no_such_symbol bugon
 t dup provoke-crash arm "$dup" bugon
 t black provoke-crash arm notify_die bugon
-t badtype provoke-crash arm __x64_sys_getpgid frobnicate
-t first provoke-crash arm __x64_sys_getpgid bugon
-t reason provoke-crash arm __x64_sys_getpgid+0 bugon
+t badtype provoke-crash arm @sys@getpgid frobnicate
+t first provoke-crash arm @sys@getpgid bugon
+t reason provoke-crash arm @sys@getpgid+0 bugon
 t status provoke-crash status
 provoke-crash disarm --all && echo "disarm: done"
 t noyes provoke-crash trigger panic </dev/null

@@ -10,7 +10,7 @@
 # reject-out: dmesg-bad:
 # reject: BUG:|Oops|WARNING:|FAIL:|general protection|Kernel panic
 C=$D/crashpoints
-pc-guest write $C "__x64_sys_getppid unaligned_load_store times=-1\n__x64_sys_getpgid bugon\n__x64_sys_getsid panic"
+pc-guest write $C "@sys@getppid unaligned_load_store times=-1\n@sys@getpgid bugon\n@sys@getsid panic"
 echo "kprobes armed: $(grep -c . /sys/kernel/debug/kprobes/list)"
 # Keep the per-hit log lines in the ring buffer, off the slow console.
 echo 1 >/proc/sys/kernel/printk
@@ -26,6 +26,6 @@ insmod /provoke_crash.ko && echo "reload: ok"
 cat $D/crashpoints
 rmmod provoke_crash
 # The console was quiet while points fired: check the whole log.
-echo "fired lines: $(dmesg | grep -c 'provoke_crash: __x64_sys_getppid: unaligned_load_store: ')"
+echo "fired lines: $(dmesg | grep -c 'provoke_crash: @sys@getppid: unaligned_load_store: ')"
 dmesg | grep -q 'provoke_crash: unloaded' && echo "log: unloaded"
 dmesg | grep -E 'BUG:|Oops|WARNING:|FAIL:|general protection' | sed 's/^/dmesg-bad: /'
