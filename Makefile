@@ -6,6 +6,8 @@
 #   make tools           tools/provoke-crash
 #   make unit            parser unit tests, in user space
 #   make check           the whole QEMU bench (tests/run)
+#   make check-long      the same, with every crash type on arm64 6.1 and
+#                        6.12 too (about an hour under TCG)
 #   make checkpatch      checkpatch.pl --strict over our C sources
 #   make bench           what a crash point that does not fire costs, in an
 #                        icount guest (tests/bench/run; reports, no verdict)
@@ -13,6 +15,9 @@
 #                        minutes per kernel under TCG; not part of check)
 #   make docs            the crash-type table in Documentation/provoke-crash.rst
 #   make vm              one crash in a throw-away VM (tools/provoke-crash-vm)
+#   make arm64           module and tool for arm64 (Debian's arm64 6.1
+#                        headers fetched into build/arm64-root, cross gcc)
+#   make ARCH=arm64 KDIR=<arm64 headers>  the same against any arm64 tree
 #   make install         module (to /lib/modules/KVER/extra, then depmod),
 #                        tool, man page, bash completion
 #   make uninstall       remove them again (same KVER, PREFIX, DESTDIR)
@@ -23,6 +28,15 @@ DESTDIR ?=
 CHECKPATCH ?= scripts/checkpatch.pl
 CFLAGS ?= -O2
 TOOL_CFLAGS = $(CFLAGS) -Wall -Wextra -Werror -Iinclude
+# ARCH=arm64 cross-builds: kbuild reads ARCH and CROSS_COMPILE from the
+# command line, the tool is built with the same cross compiler.
+ifeq ($(ARCH),arm64)
+CROSS_COMPILE ?= aarch64-linux-gnu-
+export CROSS_COMPILE
+TOOL_CC = $(CROSS_COMPILE)gcc
+else
+TOOL_CC = $(CC)
+endif
 
 C_SOURCES = $(filter-out %.mod.c,$(wildcard module/*.c module/*.h \
 		module/crashes/*.c include/*.h tools/*.c tools/*.h \
@@ -39,7 +53,7 @@ TOOL_SOURCES = tools/provoke-crash.c tools/checks.c
 
 tools/provoke-crash: $(TOOL_SOURCES) tools/checks.h include/provoke_crash_types.h \
 		     include/provoke_crash_defs.h
-	$(CC) $(TOOL_CFLAGS) -o $@ $(TOOL_SOURCES)
+	$(TOOL_CC) $(TOOL_CFLAGS) -o $@ $(TOOL_SOURCES)
 
 unit:
 	$(MAKE) -C tests/unit
@@ -47,6 +61,9 @@ unit:
 
 check:
 	tests/run
+
+check-long:
+	PC_KERNELS="6.1 6.12 arm64-6.1 arm64-6.12" PC_ARM64_SCOPE=full tests/run
 
 vm:
 	tools/provoke-crash-vm
@@ -58,6 +75,16 @@ bench:
 stress:
 	PC_CASES='/arm_disarm_race$$' PC_LINT=0 PC_TIMEOUT=3600 \
 		PC_GUEST_CMDLINE=pc_cycles=5000 tests/run
+
+# arm64 against Debian's arm64 headers of the host's 6.1 version, fetched
+# (not installed) by the test bench's library; the tool is static, for a
+# busybox guest.
+ARM64_SERIES ?= arm64-6.1
+arm64:
+	rel=$$(bash -c '. tools/pc-vm-lib.sh && pc_kernel_release $(ARM64_SERIES)') && \
+	bash -c ". tools/pc-vm-lib.sh && pc_install_deps $(ARM64_SERIES) && pc_fetch_arm64 $$rel" && \
+	$(MAKE) ARCH=arm64 KDIR=$(CURDIR)/build/arm64-root/usr/src/linux-headers-$$rel \
+		CFLAGS="$(CFLAGS) -static" module tools
 
 # The types table in the documentation, rewritten from the crash-type table.
 docs: tools/provoke-crash
@@ -94,4 +121,5 @@ clean:
 	rm -f tools/provoke-crash
 	rm -rf build
 
-.PHONY: all module tools unit check vm bench stress docs checkpatch install uninstall clean
+.PHONY: all module tools arm64 unit check check-long vm bench stress docs checkpatch install \
+	uninstall clean

@@ -37,7 +37,7 @@ PC_CRASH_TYPE(report, bugs, PC_CTX_NMI, PC_FATE_REPORT, "",
 
 /* Control flow: the kernel's own reports of a bug. */
 PC_CRASH_TYPE(bugon, bugs, PC_CTX_NMI, PC_FATE_OOPS, "",
-	      "BUG(): an invalid-opcode oops in the caller's context",
+	      "BUG(): a BUG oops (invalid opcode on x86-64, BRK on arm64) in the caller's context",
 	      "kernel BUG at .*bugs\\.c",
 	      "invalid opcode")
 PC_CRASH_TYPE(warning, bugs, PC_CTX_NMI, PC_FATE_REPORT, "",

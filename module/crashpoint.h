@@ -95,17 +95,22 @@ static __always_inline bool pc_point_counts(struct pc_point *point)
 	return true;
 }
 
-/* crashpoints.c: run the point's crash in the path's context; no return. */
+/*
+ * crashpoints.c: run the point's crash in the path's context; no return.
+ * A hit that is sent there counts itself in pc_redirects_in_flight first.
+ */
+extern atomic_t pc_redirects_in_flight;
 void pc_redirected(struct pc_point *point);
 
 /*
  * entry_fast.c.  pc_entry_can_be_fast(): whether a registered (disabled)
- * entry kprobe's place can fire through the shared ftrace_ops instead.
+ * entry kprobe's place can fire through the shared ftrace_ops instead; if
+ * so, it sets the point's entry_ip.
  * pc_entry_enable(): make points live, all or none, patching every call
  * site in one text update.  pc_entry_disable(): take live points out; the
  * caller waits for an RCU grace period before freeing them.
  */
-bool pc_entry_can_be_fast(const struct pc_point *point);
+bool pc_entry_can_be_fast(struct pc_point *point);
 int pc_entry_enable(struct pc_point **points, int n);
 void pc_entry_disable(struct pc_point **points, int n);
 

@@ -53,6 +53,13 @@ static DEFINE_MUTEX(pc_points_lock);
 DEFINE_PER_CPU(struct rnd_state, pc_rnd);
 
 /*
+ * Hits on their way to pc_redirected() that have not yet copied their
+ * point: they run after the handler (or the recursion guard) is gone, so
+ * freeing a point waits for them, past the grace period.
+ */
+atomic_t pc_redirects_in_flight = ATOMIC_INIT(0);
+
+/*
  * A redirected hit resumes here, in the probed path's own context, as if
  * the probed instruction had called it.  The path cannot go on from here:
  * its instruction was never run.
@@ -60,19 +67,22 @@ DEFINE_PER_CPU(struct rnd_state, pc_rnd);
 void pc_redirected(struct pc_point *point)
 {
 	const struct pc_crash_type *type = point->type;
+	char where[PC_PLACE_MAX];
 	int ret;
 
+	strscpy(where, point->where, sizeof(where));
+	atomic_dec(&pc_redirects_in_flight);
 	if (in_nmi() && type->context < PC_CTX_NMI) {
 		pr_emerg("crashpoints: %s: the path runs in NMI context, where %s cannot run\n",
-			 point->where, type->name);
+			 where, type->name);
 		BUG();
 	}
-	ret = pc_crash_run(type, point->where);
+	ret = pc_crash_run(type, where);
 	/* The crash comes later (at the next schedule, when irqs are on). */
 	while (ret == -EINPROGRESS && preemptible())
 		msleep(1000);
 	pr_emerg("crashpoints: %s: %s returned, and the path it replaced cannot resume: BUG\n",
-		 point->where, type->name);
+		 where, type->name);
 	BUG();
 }
 
@@ -128,6 +138,7 @@ static int pc_point_hit(struct kprobe *kp, struct pt_regs *regs)
 	if (!pc_point_counts(point))
 		return 0;
 	if (point->redirect) {
+		atomic_inc(&pc_redirects_in_flight);
 		pc_redirect(point, regs);
 		/* regs->ip changed: kprobes must not single-step. */
 		return 1;
@@ -323,8 +334,13 @@ static int pc_arm(const struct pc_line *line)
 		return ret;
 	}
 
-	/* A return handler runs from the return trampoline, preemption off. */
-	point->context = point->on_return ? PC_CTX_ATOMIC : pc_probe_context(kp);
+	/*
+	 * A return handler runs from the return trampoline, and the fast
+	 * path's callback at the ftrace call site, both with preemption off.
+	 */
+	point->fast = pc_entry_can_be_fast(point);
+	point->context = point->on_return || point->fast ? PC_CTX_ATOMIC :
+			 pc_probe_context(kp);
 	other = pc_find_by_addr(kp->addr, point->on_return);
 	if (line->offset && !pc_inside_symbol(point)) {
 		pr_warn("crashpoints: %s: the offset is past the end of the function (it lands in %pS)\n",
@@ -347,11 +363,8 @@ static int pc_arm(const struct pc_line *line)
 			"a probe handler never may sleep");
 		ret = -EINVAL;
 	}
-	if (!ret) {
-		point->fast = pc_entry_can_be_fast(point);
-		if (!point->fast)
-			ret = enable_kprobe(kp);
-	}
+	if (!ret && !point->fast)
+		ret = enable_kprobe(kp);
 	if (ret) {
 		pc_unregister(point);
 		kfree(point);
@@ -404,6 +417,9 @@ static void pc_free_points(struct pc_point **points, int n)
 	kvfree(kps);
 	kvfree(rps);
 	kvfree(live);
+	/* No handler runs any more; a redirected hit may still be starting. */
+	while (atomic_read(&pc_redirects_in_flight))
+		usleep_range(1000, 2000);
 	for (i = 0; i < n; i++) {
 		list_del(&points[i]->list);
 		kfree(points[i]);

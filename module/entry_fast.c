@@ -17,6 +17,7 @@
  */
 #include <linux/ftrace.h>
 #include <linux/hashtable.h>
+#include <linux/kprobes.h>
 #include <linux/slab.h>
 
 #include "crashpoint.h"
@@ -44,10 +45,11 @@ static void notrace pc_entry_hit(unsigned long ip, unsigned long parent_ip,
 			break;
 		if (point->redirect) {
 			/*
-			 * Back in the path's own context.  The point stays
-			 * valid: the crash does not return, and a disarm
-			 * racing with it would need the oops to wait.
+			 * Back in the path's own context, out of the RCU
+			 * read side: pc_redirects_in_flight keeps the point
+			 * until pc_redirected() has copied it.
 			 */
+			atomic_inc(&pc_redirects_in_flight);
 			ftrace_test_recursion_unlock(bit);
 			pc_redirected(point);
 			return;
@@ -62,15 +64,52 @@ static struct ftrace_ops pc_entry_ops = {
 	.func = pc_entry_hit,
 };
 
-bool pc_entry_can_be_fast(const struct pc_point *point)
-{
 #ifdef CONFIG_KPROBES_ON_FTRACE
-	/* kprobes chose ftrace for this place: it is an ftrace call site. */
-	return !point->on_return && !point->rp.kp.offset &&
-	       kprobe_ftrace((struct kprobe *)&point->rp.kp);
+/* kprobes chose ftrace for this place: it is an ftrace call site. */
+static unsigned long pc_ftrace_site(struct kprobe *kp)
+{
+	return kprobe_ftrace(kp) ? (unsigned long)kp->addr : 0;
+}
+#elif defined(CONFIG_ARM64) && defined(CONFIG_DYNAMIC_FTRACE)
+#include <asm/insn.h>
+
+/*
+ * arm64 kprobes never use ftrace: find the function's ftrace call site
+ * by its shape.  ftrace made the first of the two patchable NOPs (after a
+ * BTI landing pad, if any) "mov x9, x30"; the second, a NOP or a BL to
+ * ftrace_caller, is the call site, the ip the callback receives.
+ */
+#define PC_MOV_X9_X30	0xaa1e03e9
+#define PC_NOP		0xd503201f
+
+static unsigned long pc_ftrace_site(struct kprobe *kp)
+{
+	const __le32 *insn = (const __le32 *)kp->addr;
+	u32 site;
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		if (le32_to_cpu(insn[i]) != PC_MOV_X9_X30)
+			continue;
+		site = le32_to_cpu(insn[i + 1]);
+		if (site == PC_NOP || aarch64_insn_is_bl(site))
+			return (unsigned long)&insn[i + 1];
+	}
+	return 0;
+}
 #else
-	return false;
+static unsigned long pc_ftrace_site(struct kprobe *kp)
+{
+	return 0;
+}
 #endif
+
+bool pc_entry_can_be_fast(struct pc_point *point)
+{
+	if (point->on_return || point->rp.kp.offset)
+		return false;
+	point->entry_ip = pc_ftrace_site(&point->rp.kp);
+	return point->entry_ip;
 }
 
 static unsigned long *pc_entry_ips(struct pc_point **points, int n)
@@ -91,8 +130,6 @@ int pc_entry_enable(struct pc_point **points, int n)
 
 	if (!n)
 		return 0;
-	for (i = 0; i < n; i++)
-		points[i]->entry_ip = (unsigned long)points[i]->rp.kp.addr;
 	ips = pc_entry_ips(points, n);
 	if (!ips)
 		return -ENOMEM;

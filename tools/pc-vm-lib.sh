@@ -151,13 +151,27 @@ pc_build() {
 		pc_die "provoke-crash build failed"
 }
 
-# Case files name syscall entry points as @sys@NAME: this sed script turns
-# them into the symbols of release $1's architecture.  arm64 has no getpgrp
-# system call (its libc calls getpgid(0), as pc-guest does there).
-pc_sys_sed() {
+# Case files say what differs between architectures with placeholders;
+# this sed script fills them in for release $1's architecture:
+#   @sys@NAME      the system call's entry symbol (__x64_sys_NAME).  arm64
+#                  has no getpgrp system call: its libc, and pc-guest, call
+#                  getpgid(0) instead.
+#   @insn_offs@    offsets of whole instructions after the entry that take
+#                  a breakpoint probe (arm64's +4 is the ftrace call site).
+#   @misaligned@   kprobes' errno for an offset inside an instruction.
+#   "# KEY@ARCH: " header lines only count on that architecture.
+pc_case_sed() {
 	case $(pc_rel_arch "$1") in
-	arm64) echo 's/@sys@getpgrp/__arm64_sys_getpgid/g; s/@sys@/__arm64_sys_/g' ;;
-	*) echo 's/@sys@/__x64_sys_/g' ;;
+	arm64)
+		echo 's/@sys@getpgrp/__arm64_sys_getpgid/g; s/@sys@/__arm64_sys_/g;' \
+			's/@insn_offs@/8 12/g; s/@misaligned@/EINVAL/g;' \
+			's/^# \([a-z-]*\)@arm64: /# \1: /; /^# [a-z-]*@x86_64: /d'
+		;;
+	*)
+		echo 's/@sys@/__x64_sys_/g;' \
+			's/@insn_offs@/5 9/g; s/@misaligned@/EILSEQ/g;' \
+			's/^# \([a-z-]*\)@x86_64: /# \1: /; /^# [a-z-]*@arm64: /d'
+		;;
 	esac
 }
 
@@ -174,7 +188,7 @@ pc_pack_initramfs() {
 	cp "$dir/src/module/provoke_crash.ko" "$dir/src/twin/provoke_crash_twin.ko" "$root/"
 	cp "$dir/pc-guest" "$dir/provoke-crash" "$root/bin/"
 	[ -n "$cases" ] && cp "$cases"/*.sh "$root/cases/"
-	sed "$(pc_sys_sed "$rel")" "$PC_ROOT/tests/guest/bad_input.tsv" >"$root/bad_input.tsv"
+	sed "$(pc_case_sed "$rel")" "$PC_ROOT/tests/guest/bad_input.tsv" >"$root/bad_input.tsv"
 	# Anything else the caller wants in the guest's root (the benchmark's
 	# empty kprobe module).
 	[ -n "${PC_EXTRA_FILES:-}" ] && cp $PC_EXTRA_FILES "$root/"

@@ -17,7 +17,7 @@
 
 #include "../provoke_crash.h"
 
-#define PC_OBJ_SIZE	64	/* kmalloc-64 */
+#define PC_OBJ_SIZE	64	/* kmalloc-64, or the smallest cache above */
 #define PC_WL_OFFSET	16	/* the whitelisted region of pc-usercopy */
 #define PC_WL_SIZE	16
 
@@ -55,17 +55,23 @@ static int pc_copy(bool to_user, void *obj, size_t len, const char *what)
 
 /*
  * From the object's start, past its end: twice its size out, one word in
- * (a missed check then clobbers little).
+ * (a missed check then clobbers little).  The object is as big as its
+ * cache: kmalloc(64) comes from kmalloc-128 where DMA alignment makes
+ * that the smallest cache (arm64).
  */
 static int pc_heap_size(bool to_user)
 {
 	void *obj = kzalloc(PC_OBJ_SIZE, GFP_KERNEL);
-	size_t len = to_user ? 2 * PC_OBJ_SIZE : PC_OBJ_SIZE + sizeof(long);
+	size_t size, len;
+	char what[32];
 	int ret;
 
 	if (!obj)
 		return -ENOMEM;
-	ret = pc_copy(to_user, obj, len, "a kmalloc-64 object");
+	size = ksize(obj);
+	len = to_user ? 2 * size : size + sizeof(long);
+	snprintf(what, sizeof(what), "a kmalloc-%zu object", size);
+	ret = pc_copy(to_user, obj, len, what);
 	kfree(obj);
 	return ret;
 }

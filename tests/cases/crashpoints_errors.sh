@@ -14,8 +14,9 @@
 # expect: provoke_crash: crashpoints: pc_no_such_symbol: no such symbol
 # expect-out: blacklisted: write: error EINVAL
 # expect: provoke_crash: crashpoints: notify_die: the kernel refused to probe it: error -22
-# expect-out: mid_instruction: write: error EILSEQ
-# expect: provoke_crash: crashpoints: @sys@getppid\+0x1: the kernel refused to probe it: error -84
+# expect-out: mid_instruction: write: error @misaligned@
+# expect@x86_64: provoke_crash: crashpoints: @sys@getppid\+0x1: the kernel refused to probe it: error -84
+# expect@arm64: provoke_crash: crashpoints: @sys@getppid\+0x1: the kernel refused to probe it: error -22
 # expect-out: own_module: write: error EINVAL
 # expect: provoke_crash: crashpoints: pc_crash_bugon: is inside provoke_crash itself
 # expect-out: busy_first: write: ok
@@ -60,7 +61,7 @@ try busy_alias "@sys@getpgid+0 panic"
 try disarm_unknown "!@sys@getsid"
 
 # The first instruction after the ftrace call site takes a breakpoint probe.
-for off in 5 9; do
+for off in @insn_offs@; do
 	if pc-guest write $C "@sys@getppid+$off unaligned_load_store" >/dev/null; then
 		grep -q "+$(printf '%#x' $off) unaligned_load_store.*context=nmi" $C &&
 			echo "nmi_offset: @sys@getppid+$off context=nmi"

@@ -3,8 +3,10 @@
 # pstore: 1
 # expect-out: armed: @sys@getppid%return null_dereference hits=0 fired=0 missed=0 context=atomic
 # expect: provoke_crash: @sys@getppid%return: null_dereference: 
-# expect: BUG: kernel NULL pointer dereference
-# expect: RIP: 0010:pc_crash_null_dereference
+# expect@x86_64: BUG: kernel NULL pointer dereference
+# expect@x86_64: RIP: 0010:pc_crash_null_dereference
+# expect@arm64: Unable to handle kernel NULL pointer dereference
+# expect@arm64: pc : pc_crash_null_dereference
 # expect-out: after: @sys@getppid%return null_dereference hits=1 fired=1
 # expect-out: PC-PSTORE-BEGIN dmesg-ramoops-[0-9]+
 # expect-out: provoke_crash: @sys@getppid%return: null_dereference: 
