@@ -194,7 +194,7 @@ pc_pack_initramfs() {
 	[ -n "${PC_EXTRA_FILES:-}" ] && cp $PC_EXTRA_FILES "$root/"
 	cp "$PC_ROOT/tests/guest/init" "$root/init"
 	# ramoops and what it needs, uncompressed for busybox insmod; on
-	# arm64 also the virtio console that carries the case's output.
+	# arm64 also the virtio-serial port that carries the case's output.
 	for m in kernel/lib/reed_solomon/reed_solomon kernel/fs/pstore/ramoops \
 		kernel/drivers/virtio/virtio_mmio kernel/drivers/char/virtio_console; do
 		[ "$(pc_rel_arch "$rel")" = amd64 ] && [[ $m == */virtio* ]] && continue
@@ -268,15 +268,16 @@ pc_boot() {
 		extra="$extra $(pc_ramoops_cmdline "$arch") panic=1"
 	fi
 	if [ "$arch" = arm64 ]; then
-		# The case's output goes to a virtio console (hvc0): the virt
-		# board has one UART, the kernel's.  QEMU's own pointer
+		# The case's output goes to a virtio-serial port (vport0p1):
+		# the virt board has one UART, the kernel's.  QEMU's own pointer
 		# authentication algorithm keeps PAC (on in Debian's kernel)
 		# real, at a fraction of QARMA's emulation cost.
-		machine=(qemu-system-aarch64 -M virt -cpu max,pauth-impdef=on
+		# No NIC: on 6.12 its virtio-pci device would take virtio0.
+		machine=(qemu-system-aarch64 -M virt -cpu max,pauth-impdef=on -nic none
 			-serial "file:$console"
 			-device virtio-serial-device
 			-chardev "file,id=pcout,path=$output"
-			-device virtconsole,chardev=pcout)
+			-device virtserialport,chardev=pcout,name=pc.out)
 		extra="console=ttyAMA0 $extra"
 	else
 		machine=(qemu-system-x86_64 -cpu max

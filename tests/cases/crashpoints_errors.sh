@@ -1,15 +1,15 @@
 # Every refused write: its own errno, one log line saying why, nothing armed.
 # boot: slub_debug=FZPU
 # expect-out: unknown_type: write: error EINVAL
-# expect: provoke_crash: crashpoints: line 1, column 19: unknown crash type
+# expect: provoke_crash: crashpoints: line 1, column [0-9]+: unknown crash type
 # expect-out: missing_type: write: error EINVAL
-# expect: provoke_crash: crashpoints: line 1, column 18: missing crash type
+# expect: provoke_crash: crashpoints: line 1, column [0-9]+: missing crash type
 # expect-out: bad_offset: write: error EINVAL
-# expect: provoke_crash: crashpoints: line 1, column 21: bad digit in offset
+# expect: provoke_crash: crashpoints: line 1, column [0-9]+: bad digit in offset
 # expect-out: offset_range: write: error ERANGE
-# expect: provoke_crash: crashpoints: line 1, column 19: offset too large
+# expect: provoke_crash: crashpoints: line 1, column [0-9]+: offset too large
 # expect-out: trailing: write: error EINVAL
-# expect: provoke_crash: crashpoints: line 1, column 25: expected KEY=VALUE
+# expect: provoke_crash: crashpoints: line 1, column [0-9]+: expected KEY=VALUE
 # expect-out: no_symbol: write: error ENOENT
 # expect: provoke_crash: crashpoints: pc_no_such_symbol: no such symbol
 # expect-out: blacklisted: write: error EINVAL

@@ -7,7 +7,11 @@
 # expect@x86_64: RIP: 0010:pc_crash_null_dereference
 # expect@arm64: Unable to handle kernel NULL pointer dereference
 # expect@arm64: pc : pc_crash_null_dereference
-# expect-out: after: @sys@getppid%return null_dereference hits=1 fired=1
+# expect@arm64: __kretprobe_trampoline
+# On arm64 the shell that runs this case has been seen to die of SIGSEGV
+# right after the oops in the return trampoline (see Known issues), so
+# the line after it is only required on x86-64.
+# expect-out@x86_64: after: @sys@getppid%return null_dereference hits=1 fired=1
 # expect-out: PC-PSTORE-BEGIN dmesg-ramoops-[0-9]+
 # expect-out: provoke_crash: @sys@getppid%return: null_dereference: 
 # reject: FAIL:
