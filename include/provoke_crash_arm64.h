@@ -9,7 +9,10 @@
  * on arm64, where it differs from the x86-64 text in the main table (no
  * RIP:, no #PF: lines; "Unable to handle kernel ...", the fault decoder's
  * FSC and WnR and "Internal error: Oops: <ESR>" instead; kmalloc(64) is
- * a kmalloc-128 object, the smallest cache under arm64's DMA alignment).
+ * a kmalloc-128 object on 6.1, whose smallest cache follows arm64's DMA
+ * alignment, and kmalloc-64 on 6.12; a CPU spinning with interrupts off
+ * cannot be made to print its stack without pseudo-NMIs, so hardlockup's
+ * proof is the detector's report and the panic).
  * A type not listed here prints the same text on both (a BUG() message,
  * a panic string, a SLUB report).
  *
@@ -59,6 +62,9 @@ PC_ARM64_EXPECT(oops_softirq_context,
 		"Unable to handle kernel NULL pointer dereference",
 		"run_timer_softirq",
 		"Kernel panic - not syncing: Oops: Fatal exception in interrupt")
+PC_ARM64_EXPECT(hardlockup,
+		"Watchdog detected hard LOCKUP on cpu|rcu: INFO: rcu_(preempt|sched) detected stalls on CPUs",
+		"Kernel panic - not syncing: (Hard LOCKUP|RCU Stall)")
 PC_ARM64_EXPECT(exhaust_stack,
 		"Insufficient stack space to handle exception!",
 		"pc : pc_recurse",
@@ -111,10 +117,10 @@ PC_ARM64_EXPECT(exec_null,
 		"Internal error: Oops: 0*8600000[4-7] ",
 		"pc : 0x0$")
 PC_ARM64_EXPECT(usercopy_heap_size_to,
-		"usercopy: Kernel memory exposure attempt detected from SLUB object 'kmalloc-128' \\(offset 0, size 256\\)",
+		"usercopy: Kernel memory exposure attempt detected from SLUB object ('kmalloc-128' \\(offset 0, size 256|'kmalloc-64' \\(offset 0, size 128)\\)",
 		"kernel BUG at mm/usercopy\\.c")
 PC_ARM64_EXPECT(usercopy_heap_size_from,
-		"usercopy: Kernel memory overwrite attempt detected to SLUB object 'kmalloc-128' \\(offset 0, size 136\\)",
+		"usercopy: Kernel memory overwrite attempt detected to SLUB object ('kmalloc-128' \\(offset 0, size 136|'kmalloc-64' \\(offset 0, size 72)\\)",
 		"kernel BUG at mm/usercopy\\.c")
 
 #undef PC_ARM64_EXPECT

@@ -1,5 +1,6 @@
 # Two writers arm and disarm points in a loop while two processes hit the
 # probed syscalls on two vCPUs; then unload while they are still hit.
+# (The second writer's second point is never hit: getsid.)
 # Each writer makes pc_cycles cycles (150 unless the kernel command line
 # says otherwise: make stress passes pc_cycles=5000, 10,000 in all).
 # smp: 2
@@ -30,7 +31,7 @@ h2=$!
 (pc-guest cycle $C $N "@sys@getppid unaligned_load_store times=-1" "!@sys@getppid" |
 	sed 's/^/writer getppid: /') &
 w1=$!
-(pc-guest cycle $C $N "@sys@getpgrp unaligned_load_store times=-1\n@sys@getpgid bugon" "!@sys@getpgrp\n!@sys@getpgid" |
+(pc-guest cycle $C $N "@sys@getpgrp unaligned_load_store times=-1\n@sys@getsid bugon" "!@sys@getpgrp\n!@sys@getsid" |
 	sed 's/^/writer getpgid: /') &
 w2=$!
 wait $w1 $w2
@@ -40,7 +41,7 @@ pc-guest write $C "@sys@getppid unaligned_load_store times=-1\n@sys@getpgrp unal
 sleep 1
 rmmod provoke_crash && echo "rmmod: ok"
 echo 8 >/proc/sys/kernel/printk
-echo "our kprobes after unload: $(grep -c -e getppid -e getpgrp -e getpgid /sys/kernel/debug/kprobes/list)"
+echo "our kprobes after unload: $(grep -c -e getppid -e getpgrp -e getpgid -e getsid /sys/kernel/debug/kprobes/list)"
 kill $h1 $h2
 wait
 # The console was quiet while points fired: check the whole log.
