@@ -24,7 +24,7 @@ static ssize_t pc_trigger_write(struct file *file, const char __user *buf,
 				size_t count, loff_t *ppos)
 {
 	const struct pc_crash_type *type = file->private_data;
-	int ret = pc_type_check_arch(type, "trigger");
+	int ret = pc_type_check_arch(type, "", "trigger");
 
 	if (ret)
 		return ret;

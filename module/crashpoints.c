@@ -283,7 +283,7 @@ static int pc_arm(const struct pc_line *line)
 		return -ENOMEM;
 	strscpy(point->symbol, line->symbol, sizeof(point->symbol));
 	pc_format_place(point->where, sizeof(point->where), line);
-	ret = pc_type_check_arch(type, point->where);
+	ret = pc_type_check_arch(type, "crashpoints: ", point->where);
 	if (ret) {
 		kfree(point);
 		return ret;

@@ -42,7 +42,8 @@ static bool pc_has_word(const char *words, const char *word)
 	return false;
 }
 
-int pc_type_check_arch(const struct pc_crash_type *type, const char *where)
+int pc_type_check_arch(const struct pc_crash_type *type, const char *file,
+		       const char *where)
 {
 	static const char *const arches[] = { "x86_64", "arm64" };
 	int i;
@@ -50,8 +51,9 @@ int pc_type_check_arch(const struct pc_crash_type *type, const char *where)
 	for (i = 0; i < ARRAY_SIZE(arches); i++) {
 		if (strcmp(arches[i], PC_THIS_ARCH) &&
 		    pc_has_word(type->needs, arches[i])) {
-			pr_warn("%s: %s runs only on %s, and this kernel is %s\n",
-				where, type->name, arches[i], PC_THIS_ARCH);
+			pr_warn("%s%s: %s runs only on %s, and this kernel is %s\n",
+				file, where, type->name, arches[i],
+				PC_THIS_ARCH);
 			return -EOPNOTSUPP;
 		}
 	}

@@ -31,7 +31,8 @@ int pc_crash_run(const struct pc_crash_type *type, const char *where);
  * 0 if @type runs on this architecture; else logs why not, with @where,
  * and returns -EOPNOTSUPP.
  */
-int pc_type_check_arch(const struct pc_crash_type *type, const char *where);
+int pc_type_check_arch(const struct pc_crash_type *type, const char *file,
+		       const char *where);
 
 /* Name of a PC_CTX_* value, as shown in listings. */
 const char *pc_context_name(int context);
