@@ -96,11 +96,22 @@ static __always_inline bool pc_point_counts(struct pc_point *point)
 }
 
 /*
- * crashpoints.c: run the point's crash in the path's context; no return.
- * A hit that is sent there counts itself in pc_redirects_in_flight first.
+ * crashpoints.c.  pc_run_in_path(): run a crash out of any handler, in
+ * the path's context; no return.  pc_redirected(): the same for a point;
+ * a hit that is sent there counts itself in pc_redirects_in_flight first.
  */
 extern atomic_t pc_redirects_in_flight;
+void __noreturn pc_run_in_path(const struct pc_crash_type *type,
+			       const char *where);
 void pc_redirected(struct pc_point *point);
+
+/*
+ * return_path.c.  pc_return_divert(): make the function whose entry
+ * @regs is at return into the point's crash; false if it cannot.
+ * pc_return_wait(): before unloading, wait for diverted functions.
+ */
+bool pc_return_divert(struct pc_point *point, struct pt_regs *regs);
+void pc_return_wait(void);
 
 /*
  * entry_fast.c.  pc_entry_can_be_fast(): whether a registered (disabled)

@@ -12,11 +12,13 @@
  * instead: one ftrace_ops for all of them, cheaper per hit and patched
  * in one batch per write.
  *
- * SYMBOL%return points are kretprobes: the crash runs when the function
- * returns.  Conditions (pc_conditions) decide which hits fire.
+ * SYMBOL%return points of types that return (a report, a warning) are
+ * kretprobes; a fatal one is an entry probe that diverts the function's
+ * return into the crash (return_path.c).  Conditions (pc_conditions)
+ * decide which hits fire.
  *
- * On x86 a fatal crash at an entry or offset point does not run in the
- * probe handler (with preemption off, or in the int3 trap, where every
+ * A fatal crash at an entry or offset point does not run in the probe
+ * handler (with preemption off, or in the int3 or BRK trap, where every
  * oops panics): the handler points the probed task's instruction pointer
  * at pc_redirected(), which runs the crash in the path's own context.
  */
@@ -60,18 +62,13 @@ DEFINE_PER_CPU(struct rnd_state, pc_rnd);
 atomic_t pc_redirects_in_flight = ATOMIC_INIT(0);
 
 /*
- * A redirected hit resumes here, in the probed path's own context, as if
- * the probed instruction had called it.  The path cannot go on from here:
- * its instruction was never run.
+ * Run a crash in the path's own context, out of any probe handler.  The
+ * path cannot go on from here: what it was doing was never done.
  */
-void pc_redirected(struct pc_point *point)
+void pc_run_in_path(const struct pc_crash_type *type, const char *where)
 {
-	const struct pc_crash_type *type = point->type;
-	char where[PC_PLACE_MAX];
 	int ret;
 
-	strscpy(where, point->where, sizeof(where));
-	atomic_dec(&pc_redirects_in_flight);
 	if (in_nmi() && type->context < PC_CTX_NMI) {
 		pr_emerg("crashpoints: %s: the path runs in NMI context, where %s cannot run\n",
 			 where, type->name);
@@ -84,6 +81,19 @@ void pc_redirected(struct pc_point *point)
 	pr_emerg("crashpoints: %s: %s returned, and the path it replaced cannot resume: BUG\n",
 		 where, type->name);
 	BUG();
+}
+
+/*
+ * A redirected hit resumes here, in the probed path's own context, as if
+ * the probed instruction had called it.
+ */
+void pc_redirected(struct pc_point *point)
+{
+	char where[PC_PLACE_MAX];
+
+	strscpy(where, point->where, sizeof(where));
+	atomic_dec(&pc_redirects_in_flight);
+	pc_run_in_path(point->type, where);
 }
 
 #ifdef CONFIG_X86
@@ -137,6 +147,14 @@ static int pc_point_hit(struct kprobe *kp, struct pt_regs *regs)
 
 	if (!pc_point_counts(point))
 		return 0;
+	if (point->on_return) {
+		/* A fatal crash when the function returns: return_path.c. */
+		if (!pc_return_divert(point, regs)) {
+			atomic_long_dec(&point->fired);
+			kp->nmissed++;
+		}
+		return 0;
+	}
 	if (point->redirect) {
 		atomic_inc(&pc_redirects_in_flight);
 		pc_redirect(point, regs);
@@ -209,6 +227,12 @@ static struct pc_point *pc_find_by_place(const struct pc_line *line)
 	return NULL;
 }
 
+/* A %return point of a type that returns; fatal ones are entry probes. */
+static bool pc_is_kretprobe(const struct pc_point *point)
+{
+	return point->on_return && !point->redirect;
+}
+
 /*
  * A redirecting int3 probe needs a post_handler, so that kprobes does not
  * optimize it into a jump (which cannot change regs->ip).  An ftrace probe
@@ -222,7 +246,7 @@ static int pc_register(struct pc_point *point)
 	struct kprobe *kp = &point->rp.kp;
 	int ret;
 
-	if (point->on_return)
+	if (pc_is_kretprobe(point))
 		return register_kretprobe(&point->rp);
 	ret = register_kprobe(kp);
 	if (ret || !IS_ENABLED(CONFIG_OPTPROBES) || !point->redirect ||
@@ -238,7 +262,7 @@ static int pc_register(struct pc_point *point)
 
 static void pc_unregister(struct pc_point *point)
 {
-	if (point->on_return)
+	if (pc_is_kretprobe(point))
 		unregister_kretprobe(&point->rp);
 	else
 		unregister_kprobe(&point->rp.kp);
@@ -246,7 +270,8 @@ static void pc_unregister(struct pc_point *point)
 
 static unsigned long pc_missed(const struct pc_point *point)
 {
-	return point->rp.kp.nmissed + (point->on_return ? point->rp.nmissed : 0);
+	return point->rp.kp.nmissed +
+	       (pc_is_kretprobe(point) ? point->rp.nmissed : 0);
 }
 
 /*
@@ -301,11 +326,10 @@ static int pc_arm(const struct pc_line *line)
 	 * the path.  A type that returns (a report) stays in the handler, as
 	 * does a task-context type: the path may be atomic.
 	 */
-	point->redirect = PC_CAN_REDIRECT && !point->on_return &&
-			  type->context != PC_CTX_TASK &&
+	point->redirect = PC_CAN_REDIRECT && type->context != PC_CTX_TASK &&
 			  (type->fate == PC_FATE_OOPS || type->fate == PC_FATE_PANIC ||
 			   type->fate == PC_FATE_HANG);
-	if (point->on_return) {
+	if (pc_is_kretprobe(point)) {
 		point->rp.handler = pc_point_return;
 	} else {
 		kp->pre_handler = pc_point_hit;
@@ -403,7 +427,7 @@ static void pc_free_points(struct pc_point **points, int n)
 		for (i = 0; i < n; i++) {
 			if (points[i]->fast_live)
 				live[nl++] = points[i];
-			if (points[i]->on_return)
+			if (pc_is_kretprobe(points[i]))
 				rps[nr++] = &points[i]->rp;
 			else
 				kps[nk++] = &points[i]->rp.kp;
@@ -695,4 +719,5 @@ void pc_crashpoints_exit(void)
 	mutex_lock(&pc_points_lock);
 	pc_free_matching(pc_any);
 	mutex_unlock(&pc_points_lock);
+	pc_return_wait();
 }
