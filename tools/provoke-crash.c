@@ -110,32 +110,50 @@ static void print_expected(const struct pc_type_info *t, const char *sep)
 		printf("%s%s", j ? sep : "", expect[j]);
 }
 
+/* Prose in the docs' table: a '*' would start emphasis there. */
+static void print_rst_text(const char *text)
+{
+	for (; *text; text++)
+		printf(*text == '*' ? "\\%c" : "%c", *text);
+}
+
+/*
+ * A pattern in the docs' table, quoted: an inline literal cannot end with
+ * the space that some patterns end with.
+ */
+static void print_rst_patterns(const char *const *patterns)
+{
+	size_t j;
+
+	for (j = 0; j < PC_MAX_EXPECT && patterns[j]; j++)
+		printf("       - ``\"%s\"``\n", patterns[j]);
+}
+
 /* The documentation's table (Documentation/provoke-crash.rst). */
 static void print_rst(void)
 {
 	const char *const *arm64;
-	size_t i, j;
+	size_t i;
 
 	printf(".. list-table::\n   :header-rows: 1\n   :widths: 22 10 8 8 52\n\n"
 	       "   * - type\n     - category\n     - context\n     - fate\n"
 	       "     - what it does; what it needs; what proves it (x86-64, and\n"
-	       "       arm64 where it differs)\n");
+	       "       arm64 where it differs: extended regexes, in quotes)\n");
 	for (i = 0; i < ARRAY_SIZE(pc_types); i++) {
 		const struct pc_type_info *t = &pc_types[i];
 
-		printf("   * - ``%s``\n     - %s\n     - %s\n     - %s\n"
-		       "     - %s.\n\n       Needs: %s.\n\n       Expected:\n\n",
+		printf("   * - ``%s``\n     - %s\n     - %s\n     - %s\n     - ",
 		       t->name, t->category, context_names[t->context],
-		       fate_names[t->fate], t->description,
+		       fate_names[t->fate]);
+		print_rst_text(t->description);
+		printf(".\n\n       Needs: %s.\n\n       Expected:\n\n",
 		       t->needs[0] ? t->needs : "nothing more");
-		for (j = 0; j < PC_MAX_EXPECT && t->expect[j]; j++)
-			printf("       - ``%s``\n", t->expect[j]);
+		print_rst_patterns(t->expect);
 		arm64 = arm64_expected(t);
 		if (!arm64)
 			continue;
 		printf("\n       On arm64:\n\n");
-		for (j = 0; j < PC_MAX_EXPECT && arm64[j]; j++)
-			printf("       - ``%s``\n", arm64[j]);
+		print_rst_patterns(arm64);
 	}
 }
 
