@@ -359,11 +359,12 @@ static int pc_arm(const struct pc_line *line)
 	}
 
 	/*
-	 * A return handler runs from the return trampoline, and the fast
-	 * path's callback at the ftrace call site, both with preemption off.
+	 * A kretprobe handler runs from the return trampoline, and the fast
+	 * path's callback at the ftrace call site, both with preemption off;
+	 * a diverted %return point's handler is its entry probe's.
 	 */
 	point->fast = pc_entry_can_be_fast(point);
-	point->context = point->on_return || point->fast ? PC_CTX_ATOMIC :
+	point->context = pc_is_kretprobe(point) || point->fast ? PC_CTX_ATOMIC :
 			 pc_probe_context(kp);
 	other = pc_find_by_addr(kp->addr, point->on_return);
 	if (line->offset && !pc_inside_symbol(point)) {

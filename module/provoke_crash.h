@@ -28,8 +28,8 @@ extern const struct pc_crash_type pc_crash_types[PC_NR_CRASH_TYPES];
 int pc_crash_run(const struct pc_crash_type *type, const char *where);
 
 /*
- * 0 if @type runs on this architecture; else logs why not, with @where,
- * and returns -EOPNOTSUPP.
+ * 0 if @type runs on this architecture; else logs why not, as
+ * "@file@where: ...", and returns -EOPNOTSUPP.
  */
 int pc_type_check_arch(const struct pc_crash_type *type, const char *file,
 		       const char *where);
