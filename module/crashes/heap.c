@@ -8,8 +8,11 @@
  * so that a kernel without detection is not wrecked.
  */
 #include <linux/compiler.h>
+#include <linux/delay.h>
 #include <linux/gfp.h>
+#include <linux/kfence.h>
 #include <linux/mm.h>
+#include <linux/preempt.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 
@@ -21,11 +24,45 @@
 /* Away from the start, where SLUB may keep its free pointer. */
 #define PC_HEAP_OFFSET	(PC_HEAP_SIZE / 2)
 
+/* How many KFENCE sample intervals a caller waits for a guarded object. */
+#define PC_KFENCE_TRIES	500
+
+/*
+ * The object a heap type misuses.  With KFENCE sampling on
+ * (kfence.sample_interval=MS) KFENCE serves one allocation per interval
+ * from its guarded pool; a caller that may sleep waits for that one, so
+ * that the misuse is KFENCE's to report whatever slub_debug says.
+ * Otherwise, and in atomic context, it is a plain GFP_ATOMIC kmalloc; so
+ * it is on kernels without CONFIG_PREEMPT_COUNT, where preemptible() can
+ * not tell that the caller may sleep.
+ */
+static void *pc_heap_alloc(size_t size)
+{
+#ifdef CONFIG_KFENCE
+	unsigned long interval = READ_ONCE(kfence_sample_interval);
+	void *obj;
+	int tries;
+
+	if (interval && preemptible()) {
+		for (tries = 0; tries < PC_KFENCE_TRIES; tries++) {
+			obj = kmalloc(size, GFP_KERNEL);
+			if (!obj || is_kfence_address(obj))
+				return obj;
+			kfree(obj);
+			msleep(interval);
+		}
+		pr_info("KFENCE served none of %d allocations: a slab object is used\n",
+			PC_KFENCE_TRIES);
+	}
+#endif
+	return kmalloc(size, GFP_ATOMIC);
+}
+
 int pc_crash_overwrite_allocation(void)
 {
 	/* 1020 bytes in a 1024-byte object: the store at 1024 is past it. */
 	size_t len = PC_HEAP_SIZE - sizeof(u32);
-	u32 *obj = kmalloc(len, GFP_ATOMIC);
+	u32 *obj = pc_heap_alloc(len);
 
 	if (!obj)
 		return -ENOMEM;
@@ -38,7 +75,7 @@ int pc_crash_overwrite_allocation(void)
 
 int pc_crash_write_after_free(void)
 {
-	u8 *obj = kmalloc(PC_HEAP_SIZE, GFP_ATOMIC);
+	u8 *obj = pc_heap_alloc(PC_HEAP_SIZE);
 	u8 *again;
 
 	if (!obj)
@@ -58,7 +95,7 @@ int pc_crash_write_after_free(void)
 
 int pc_crash_read_after_free(void)
 {
-	u8 *obj = kmalloc(PC_HEAP_SIZE, GFP_ATOMIC);
+	u8 *obj = pc_heap_alloc(PC_HEAP_SIZE);
 	u8 seen;
 
 	if (!obj)
@@ -67,7 +104,10 @@ int pc_crash_read_after_free(void)
 	kfree(obj);
 	OPTIMIZER_HIDE_VAR(obj);
 	seen = READ_ONCE(obj[PC_HEAP_OFFSET]);
-	if (seen == POISON_FREE)
+	/* KFENCE faults on the read and reports it; it does not poison. */
+	if (is_kfence_address(obj))
+		pr_info("read_after_free: the freed object was KFENCE's\n");
+	else if (seen == POISON_FREE)
 		pr_info("read_after_free: the freed object reads as poison 0x%02x\n",
 			seen);
 	else
@@ -117,7 +157,7 @@ int pc_crash_read_buddy_after_free(void)
 
 int pc_crash_double_free(void)
 {
-	void *obj = kmalloc(PC_HEAP_SIZE, GFP_ATOMIC);
+	void *obj = pc_heap_alloc(PC_HEAP_SIZE);
 
 	if (!obj)
 		return -ENOMEM;
