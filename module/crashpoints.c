@@ -72,7 +72,7 @@ void pc_run_in_path(const struct pc_crash_type *type, const char *where)
 	if (in_nmi() && type->context < PC_CTX_NMI) {
 		pr_emerg("crashpoints: %s: the path runs in NMI context, where %s cannot run\n",
 			 where, type->name);
-		BUG();
+		BUG();	/* BUG on purpose: the path cannot resume */
 	}
 	ret = pc_crash_run(type, where);
 	/* The crash comes later (at the next schedule, when irqs are on). */
@@ -80,7 +80,7 @@ void pc_run_in_path(const struct pc_crash_type *type, const char *where)
 		msleep(1000);
 	pr_emerg("crashpoints: %s: %s returned, and the path it replaced cannot resume: BUG\n",
 		 where, type->name);
-	BUG();
+	BUG();	/* BUG on purpose: the path cannot resume */
 }
 
 /*

@@ -130,7 +130,7 @@ static noinline void pc_return_landing(void)
 	if (!slot) {
 		pr_emerg("crashpoints: a %%return landing with no crash noted for %s[%d]: BUG\n",
 			 current->comm, task_pid_nr(current));
-		BUG();
+		BUG();	/* BUG on purpose: no return address to go back to */
 	}
 	pc_show_caller(slot);
 	type = slot->type;

@@ -23,7 +23,7 @@ int pc_crash_report(void)
 
 int pc_crash_bugon(void)
 {
-	BUG();
+	BUG();	/* BUG on purpose: the bugon type */
 	return 0;
 }
 
