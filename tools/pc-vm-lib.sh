@@ -37,10 +37,11 @@ pc_kernel_packages() {
 }
 
 # Install what is missing (needs root and apt-get); quiet when all is there.
-# Arguments are kernel series; PC_EXTRA_PACKAGES names more packages.
+# Arguments are kernel series; PC_EXTRA_PACKAGES names more packages.  perl:
+# a W=1 build runs scripts/kernel-doc, which needs more than perl-base.
 pc_install_deps() {
 	local series pkgs=() p
-	for p in qemu-system-x86 busybox-static cpio gcc make libc6-dev kmod xz-utils \
+	for p in qemu-system-x86 busybox-static cpio gcc make libc6-dev kmod xz-utils perl \
 		${PC_EXTRA_PACKAGES:-}; do
 		dpkg -s "$p" >/dev/null 2>&1 || pkgs+=("$p")
 	done
