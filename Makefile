@@ -15,6 +15,9 @@
 #                        minutes per kernel under TCG; not part of check)
 #   make docs            the crash-type table in Documentation/provoke-crash.rst
 #   make vm              one crash in a throw-away VM (tools/provoke-crash-vm)
+#   make debug-kernel    build the bench's KASAN/lockdep 6.12 kernel into
+#                        ~/.cache/provoke-crash (or find it there) and say
+#                        where it is; PC_KERNELS=debug tests/run uses it
 #   make arm64           module and tool for arm64 (Debian's arm64 6.1
 #                        headers fetched into build/arm64-root, cross gcc)
 #   make ARCH=arm64 KDIR=<arm64 headers>  the same against any arm64 tree
@@ -68,6 +71,9 @@ check-long:
 
 vm:
 	tools/provoke-crash-vm
+
+debug-kernel:
+	tools/pc-debug-kernel.sh
 
 # AVOID_BUG is ignored: calling BUG() is what the bugon crash type is for.
 bench:
@@ -130,5 +136,5 @@ clean:
 	rm -f tools/provoke-crash
 	rm -rf build
 
-.PHONY: all module tools arm64 unit check check-long vm bench stress docs checkpatch install \
-	uninstall clean
+.PHONY: all module tools arm64 unit check check-long vm debug-kernel bench stress docs \
+	checkpatch install uninstall clean

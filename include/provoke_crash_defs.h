@@ -6,10 +6,16 @@
 #ifndef PROVOKE_CRASH_DEFS_H
 #define PROVOKE_CRASH_DEFS_H
 
-/* Contexts, from the most to the least forgiving caller. */
+/*
+ * Contexts, from the most to the least forgiving caller.  PREEMPT and
+ * IRQS are for types whose crash comes later, from the scheduler or an
+ * interrupt: they need a path that lets it come (checked at each hit).
+ */
 #define PC_CTX_TASK	0	/* may sleep: process context only */
-#define PC_CTX_ATOMIC	1	/* preemption or interrupts off, not NMI */
-#define PC_CTX_NMI	2	/* anywhere, even NMI or a breakpoint trap */
+#define PC_CTX_PREEMPT	1	/* preemptible: the crash comes at a schedule */
+#define PC_CTX_IRQS	2	/* interrupts on: the crash comes from one */
+#define PC_CTX_ATOMIC	3	/* preemption or interrupts off, not NMI */
+#define PC_CTX_NMI	4	/* anywhere, even NMI or a breakpoint trap */
 
 /* What a successful crash does to the kernel. */
 #define PC_FATE_OOPS	0	/* oops: the current task dies, kernel stays up */

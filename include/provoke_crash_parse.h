@@ -22,6 +22,9 @@
 /* TASK_COMM_LEN: a task name and its NUL. */
 #define PC_COMM_MAX	16
 
+/* struct kprobe keeps the offset in an unsigned int. */
+#define PC_OFFSET_MAX	0xffffffffUL
+
 /* Options a line may give, as bits of pc_conditions.given. */
 enum {
 	PC_OPT_AFTER = 1 << 0,

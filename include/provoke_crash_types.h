@@ -66,13 +66,13 @@ PC_CRASH_TYPE(divide_error, bugs, PC_CTX_NMI, PC_FATE_OOPS, "x86_64",
 	      "RIP: 0010:pc_crash_divide_error")
 
 /* The same oops from each kind of interrupt: fatal there. */
-PC_CRASH_TYPE(oops_interrupt_context, interrupts, PC_CTX_NMI, PC_FATE_PANIC, "",
+PC_CRASH_TYPE(oops_interrupt_context, interrupts, PC_CTX_IRQS, PC_FATE_PANIC, "",
 	      "NULL dereference from a hard interrupt (irq_work self-IPI)",
 	      "oops_interrupt_context: in hardirq context: yes",
 	      "BUG: kernel NULL pointer dereference",
 	      "<IRQ>",
 	      "Kernel panic - not syncing: Fatal exception in interrupt")
-PC_CRASH_TYPE(oops_softirq_context, interrupts, PC_CTX_ATOMIC, PC_FATE_PANIC, "",
+PC_CRASH_TYPE(oops_softirq_context, interrupts, PC_CTX_PREEMPT, PC_FATE_PANIC, "",
 	      "NULL dereference from a timer callback (softirq)",
 	      "oops_softirq_context: in softirq context: yes",
 	      "BUG: kernel NULL pointer dereference",
@@ -150,7 +150,7 @@ PC_CRASH_TYPE(stack_guard_page_trailing, stack, PC_CTX_ATOMIC, PC_FATE_OOPS,
 	      "read the byte just above the task's stack (unmapped)",
 	      "BUG: unable to handle page fault for address",
 	      "RIP: 0010:pc_crash_stack_guard_page_trailing")
-PC_CRASH_TYPE(stack_end_corruption, stack, PC_CTX_ATOMIC, PC_FATE_PANIC,
+PC_CRASH_TYPE(stack_end_corruption, stack, PC_CTX_PREEMPT, PC_FATE_PANIC,
 	      "CONFIG_SCHED_STACK_END_CHECK",
 	      "overwrite the magic at the stack's end, then schedule",
 	      "Kernel panic - not syncing: corrupted stack end detected inside scheduler")

@@ -4,8 +4,10 @@
  *
  * This file holds only the plumbing: the debugfs directory, one trigger
  * file per crash type, the `types` listing, and module load and unload.
- * The crash points live in crashpoints.c, the crash routines in crashes/.
+ * The crash points live in control.c and points.c, the crash routines in
+ * crashes/.
  */
+#include <linux/capability.h>
 #include <linux/debugfs.h>
 #include <linux/err.h>
 #include <linux/fs.h>
@@ -24,8 +26,17 @@ static ssize_t pc_trigger_write(struct file *file, const char __user *buf,
 				size_t count, loff_t *ppos)
 {
 	const struct pc_crash_type *type = file->private_data;
-	int ret = pc_type_check_arch(type, "", "trigger");
+	int ret;
 
+	/* An empty write asks for nothing. */
+	if (!count)
+		return 0;
+	if (!capable(CAP_SYS_ADMIN)) {
+		pr_warn_ratelimited("trigger: %s[%d]: writing %s needs CAP_SYS_ADMIN\n",
+				    current->comm, task_pid_nr(current), type->name);
+		return -EPERM;
+	}
+	ret = pc_type_check_arch(type, "", "trigger");
 	if (ret)
 		return ret;
 	pc_crash_run(type, "trigger");
@@ -70,27 +81,37 @@ static int __init pc_init(void)
 		return -EBUSY;
 	}
 
+	ret = pc_path_init();
+	if (ret)
+		return ret;
+	/* Points first, files last: nobody writes to a half-made module. */
+	ret = pc_crashpoints_init();
+	if (ret)
+		goto fail;
 	pc_dir = debugfs_create_dir(PC_DIR_NAME, NULL);
 	if (IS_ERR(pc_dir)) {
-		pr_err("cannot create debugfs directory %s: error %ld\n",
-		       PC_DIR_NAME, PTR_ERR(pc_dir));
-		return PTR_ERR(pc_dir);
+		ret = PTR_ERR(pc_dir);
+		pr_err("cannot create debugfs directory %s: error %d\n",
+		       PC_DIR_NAME, ret);
+		goto fail;
 	}
-
 	for (i = 0; i < PC_NR_CRASH_TYPES; i++)
 		debugfs_create_file(pc_crash_types[i].name, 0200, pc_dir,
 				    (void *)&pc_crash_types[i],
 				    &pc_trigger_fops);
 	debugfs_create_file("types", 0400, pc_dir, NULL, &pc_types_fops);
-
-	ret = pc_crashpoints_init(pc_dir);
-	if (ret) {
-		debugfs_remove(pc_dir);
-		return ret;
-	}
+	pc_crashpoints_files(pc_dir);
 	pr_info("loaded: %d crash types in /sys/kernel/debug/%s\n",
 		PC_NR_CRASH_TYPES, PC_DIR_NAME);
 	return 0;
+
+fail:
+	/* Our code goes away with no regard to references: wait for users. */
+	pc_crashpoints_exit();
+	pc_path_drain();
+	pc_interrupts_exit();
+	pc_path_exit();
+	return ret;
 }
 
 static void __exit pc_exit(void)
@@ -99,6 +120,8 @@ static void __exit pc_exit(void)
 	debugfs_remove(pc_dir);
 	pc_crashpoints_exit();
 	pc_interrupts_exit();
+	/* No crash is in progress: each would hold a module reference. */
+	pc_path_exit();
 	pr_info("unloaded\n");
 }
 

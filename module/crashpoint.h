@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * A crash point, shared by crashpoints.c (the control file, kprobes) and
+ * A crash point, shared by points.c (the registry), control.c (the
+ * control file), kprobe_hit.c (kprobe handlers) and
  * entry_fast.c (function-entry points through one ftrace_ops).
  */
 #ifndef PROVOKE_CRASH_CRASHPOINT_H
@@ -15,15 +16,20 @@
 #include <linux/smp.h>
 #include <linux/string.h>
 
+#include "path.h"
 #include "provoke_crash.h"
 #include "provoke_crash_parse.h"
-
-/* SYMBOL, '+', 0x and 16 hex digits (or %return), NUL. */
-#define PC_PLACE_MAX	(PC_SYMBOL_MAX + 20)
 
 /* " after=N every=N times=N probability=N pid=N comm=NAME cpu=N", NUL. */
 #define PC_OPTIONS_MAX	160
 
+/*
+ * A point lives on control.c's list, under pc_points_lock.  Handlers
+ * reach it without a lock: a kprobe's through container_of() (unregister
+ * waits for running handlers), a fast point's through entry_fast.c's RCU
+ * table (freeing waits a grace period).  Nothing reads a point after its
+ * handler returns: a crash in the path runs from a copy (path.h).
+ */
 struct pc_point {
 	struct list_head list;
 	struct hlist_node entry_node;	/* in entry_fast.c's table, by address */
@@ -37,7 +43,9 @@ struct pc_point {
 	bool on_return;
 	bool fast;		/* fires through entry_fast.c, not the kprobe */
 	bool fast_live;		/* in entry_fast.c's table and ftrace filter */
+	bool kprobe_live;	/* its kprobe was enabled */
 	bool pending;		/* armed by the write being applied */
+	bool doomed;		/* disarmed by the write being applied */
 	const struct pc_crash_type *type;
 	struct pc_conditions cond;
 	int context;		/* PC_CTX_* the handler runs in */
@@ -46,11 +54,11 @@ struct pc_point {
 	atomic_long_t eligible;	/* hits that passed pid, comm and cpu */
 	atomic_long_t claimed;	/* firings granted against times= */
 	atomic_long_t fired;
+	atomic_long_t missed;	/* would have fired, but could not run there */
 	char where[PC_PLACE_MAX];	/* SYMBOL[+OFFSET|%return] as listed */
 	char options[PC_OPTIONS_MAX];	/* as listed: the non-default ones */
 	char symbol[PC_SYMBOL_MAX];
 };
-
 /* probability=: a per-CPU generator, safe in any context. */
 DECLARE_PER_CPU(struct rnd_state, pc_rnd);
 
@@ -95,31 +103,35 @@ static __always_inline bool pc_point_counts(struct pc_point *point)
 	return true;
 }
 
+/* A hit that was to fire but cannot run where it happened. */
+static __always_inline void pc_point_missed(struct pc_point *point)
+{
+	atomic_long_dec(&point->fired);
+	atomic_long_inc(&point->missed);
+}
+
 /*
- * crashpoints.c.  pc_run_in_path(): run a crash out of any handler, in
- * the path's context; no return.  pc_redirected(): the same for a point;
- * a hit that is sent there counts itself in pc_redirects_in_flight first.
+ * kprobe_hit.c: the kprobe and kretprobe handlers.
  */
-extern atomic_t pc_redirects_in_flight;
-void __noreturn pc_run_in_path(const struct pc_crash_type *type,
-			       const char *where);
-void pc_redirected(struct pc_point *point);
+int pc_point_hit(struct kprobe *kp, struct pt_regs *regs);
+void pc_point_post(struct kprobe *kp, struct pt_regs *regs,
+		   unsigned long flags);
+int pc_point_return(struct kretprobe_instance *ri, struct pt_regs *regs);
+int pc_probe_context(struct kprobe *kp);
 
 /*
  * return_path.c.  pc_return_divert(): make the function whose entry
  * @regs is at return into the point's crash; false if it cannot.
- * pc_return_wait(): before unloading, wait for diverted functions.
  */
 bool pc_return_divert(struct pc_point *point, struct pt_regs *regs);
-void pc_return_wait(void);
 
 /*
  * entry_fast.c.  pc_entry_can_be_fast(): whether a registered (disabled)
  * entry kprobe's place can fire through the shared ftrace_ops instead; if
  * so, it sets the point's entry_ip.
  * pc_entry_enable(): make points live, all or none, patching every call
- * site in one text update.  pc_entry_disable(): take live points out; the
- * caller waits for an RCU grace period before freeing them.
+ * site in one text update.  pc_entry_disable(): take live points out and
+ * wait until the callback cannot see them (one RCU grace period).
  */
 bool pc_entry_can_be_fast(struct pc_point *point);
 int pc_entry_enable(struct pc_point **points, int n);

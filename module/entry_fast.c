@@ -11,57 +11,73 @@
  * text once, not once per point.
  *
  * The callback runs in the probed task, at the function's first
- * instruction.  A fatal crash that needs more than atomic context is run
- * after the recursion lock is dropped, with preemption as the path had it:
- * the oops then shows the probed function under the ftrace trampoline.
+ * instruction.  ftrace calls it through its assist or list function
+ * (FTRACE_OPS_FL_RCU): recursion guarded, RCU watching, and exactly one
+ * level of preemption off.  So the callback sees the path's real state,
+ * less that one level, and decides at each hit whether the type can run,
+ * and complete, there.  A fatal crash runs in the path: the callback
+ * gives the level back and never returns, so the oops shows the probed
+ * function under the ftrace trampoline.
  */
 #include <linux/ftrace.h>
 #include <linux/hashtable.h>
 #include <linux/kprobes.h>
+#include <linux/rcupdate.h>
 #include <linux/slab.h>
 
 #include "crashpoint.h"
 
-/* Live fast points by call site; written under pc_points_lock only. */
+/*
+ * Live fast points by call site.  Written under pc_points_lock only;
+ * read by the callback, which runs with preemption off: an RCU read-side
+ * section.  A point taken out is freed after synchronize_rcu().
+ */
 static DEFINE_HASHTABLE(pc_entry_points, 7);
 static int pc_entry_live;
 static bool pc_entry_registered;
+
+/* The preemption level ftrace's assist or list function adds. */
+#define PC_FTRACE_LEVELS	1
 
 static void notrace pc_entry_hit(unsigned long ip, unsigned long parent_ip,
 				 struct ftrace_ops *op,
 				 struct ftrace_regs *fregs)
 {
 	struct pc_point *point;
-	int bit;
+	struct pc_path *path;
 
-	/* Also disables preemption: the table is read under RCU. */
-	bit = ftrace_test_recursion_trylock(ip, parent_ip);
-	if (bit < 0)
-		return;
 	hash_for_each_possible_rcu_notrace(pc_entry_points, point, entry_node, ip) {
 		if (point->entry_ip != ip)
 			continue;
 		if (!pc_point_counts(point))
-			break;
-		if (point->redirect) {
-			/*
-			 * Back in the path's own context, out of the RCU
-			 * read side: pc_redirects_in_flight keeps the point
-			 * until pc_redirected() has copied it.
-			 */
-			atomic_inc(&pc_redirects_in_flight);
-			ftrace_test_recursion_unlock(bit);
-			pc_redirected(point);
+			return;
+		if (!pc_path_may_run(point->type,
+				     pc_context_now(PC_FTRACE_LEVELS),
+				     point->where)) {
+			pc_point_missed(point);
 			return;
 		}
-		pc_crash_run(point->type, point->where);
-		break;
+		if (!point->redirect) {
+			pc_crash_run(point->type, point->where);
+			return;
+		}
+		path = pc_path_claim(point->type, point->where);
+		if (!path) {
+			pc_point_missed(point);
+			return;
+		}
+		/*
+		 * The path never returns to ftrace: give it back its own
+		 * preemption state.  Nothing here reads the point again.
+		 */
+		preempt_enable_notrace();
+		pc_path_run(path);
 	}
-	ftrace_test_recursion_unlock(bit);
 }
 
 static struct ftrace_ops pc_entry_ops = {
 	.func = pc_entry_hit,
+	.flags = FTRACE_OPS_FL_RCU | FTRACE_OPS_FL_RECURSION,
 };
 
 #ifdef CONFIG_KPROBES_ON_FTRACE
@@ -196,4 +212,6 @@ void pc_entry_disable(struct pc_point **points, int n)
 		points[i]->fast_live = false;
 	}
 	pc_entry_live -= n;
+	/* The callback may still be looking at them: see the table. */
+	synchronize_rcu();
 }

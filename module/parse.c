@@ -100,8 +100,9 @@ static int pc_parse_offset(const char *line, size_t len, size_t *pos,
 
 		if (d < 0)
 			return pc_fail(error, -EINVAL, i, "bad digit in offset");
-		if (value > (~0UL - (unsigned long)d) / base)
-			return pc_fail(error, -ERANGE, start, "offset too large");
+		if (value > (PC_OFFSET_MAX - (unsigned long)d) / base)
+			return pc_fail(error, -ERANGE, start,
+				       "offset too large (at most 0xffffffff)");
 		value = value * base + (unsigned long)d;
 	}
 	*out = value;

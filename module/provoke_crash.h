@@ -40,9 +40,17 @@ const char *pc_context_name(int context);
 /* crashes/interrupts.c: stop what a trigger may have left queued. */
 void pc_interrupts_exit(void);
 
-/* crashpoints.c: the control file and the kprobes behind it. */
-int pc_crashpoints_init(struct dentry *dir);
+/*
+ * control.c: pc_crashpoints_init() arms points= at load;
+ * pc_crashpoints_files() adds the control file; pc_crashpoints_exit()
+ * frees every point.  path.c: the slots of crashes in progress.
+ */
+int pc_crashpoints_init(void);
+void pc_crashpoints_files(struct dentry *dir);
 void pc_crashpoints_exit(void);
+int pc_path_init(void);
+void pc_path_drain(void);
+void pc_path_exit(void);
 
 /*
  * One prototype per crash routine, named after its table entry: a single

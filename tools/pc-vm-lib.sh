@@ -12,8 +12,18 @@ PC_OUT=${PC_OUT:-$PC_ROOT/build}
 pc_log() { printf '# %s\n' "$*" >&2; }
 pc_die() { printf 'provoke-crash: %s\n' "$*" >&2; exit 1; }
 
+# Kernels given as files (IMAGE:TREE, and the "debug" kernel) get a root
+# of links here, laid out like an installed Debian kernel's; exported, so
+# the VM runner under another PC_OUT finds the bench's.
+PC_KERNEL_ROOTS=${PC_KERNEL_ROOTS:-$PC_OUT/kernels}
+export PC_KERNEL_ROOTS
+. "$PC_ROOT/tools/pc-debug-kernel.sh"
+
 # A kernel series is "6.1" or "6.12" (x86-64, the host's own
-# architecture) or "arm64-6.1" / "arm64-6.12" (arm64 under emulation).
+# architecture) or "arm64-6.1" / "arm64-6.12" (arm64 under emulation),
+# or an x86-64 kernel of files: "debug" (tools/pc-debug-kernel.sh builds
+# it) or IMAGE:TREE, a bzImage and the build tree (O= works) to build the
+# module against, which goes by its release's name (pc_series_name).
 pc_series_arch() {
 	case $1 in
 	arm64-*) echo arm64 ;;
@@ -26,6 +36,11 @@ pc_series_arch() {
 # arch-independent headers and the kbuild host tools that the arm64
 # headers use.
 pc_kernel_packages() {
+	case $1 in
+	debug) pc_debug_packages; return ;;
+	*/* | *:*) return ;;
+	esac
+	[ -d "$PC_KERNEL_ROOTS/$1" ] && return
 	case $1 in
 	6.1 | arm64-6.1) echo linux-image-cloud-amd64 linux-headers-cloud-amd64 ;;
 	6.12 | arm64-6.12) echo linux-image-6.12-cloud-amd64 linux-headers-6.12-cloud-amd64 ;;
@@ -59,10 +74,69 @@ pc_install_deps() {
 		pc_die "apt-get install ${pkgs[*]} failed"
 }
 
+# pc_kernel_files IMAGE TREE: make the root of links for a kernel of
+# files and print its release (the tree's include/config/kernel.release).
+# ramoops and reed_solomon come from the tree when built as modules; with
+# PSTORE_RAM built in, pc_boot passes ramoops' parameters on the command
+# line instead.  A link is only replaced when it changes: guests of a
+# running bench may be reading through it.
+pc_kernel_files() {
+	local image=$1 tree=$2 rel root l t
+	[ -f "$image" ] || pc_die "no kernel image $image"
+	[ -f "$tree/include/config/kernel.release" ] && [ -f "$tree/.config" ] &&
+		[ -f "$tree/Module.symvers" ] ||
+		pc_die "$tree is not a built kernel tree (needs .config, include/config/kernel.release, Module.symvers)"
+	image=$(realpath "$image") tree=$(realpath "$tree")
+	rel=$(cat "$tree/include/config/kernel.release")
+	case $rel in
+	*-arm64 | */* | '') pc_die "$tree: release '$rel' cannot name an x86-64 kernel here" ;;
+	esac
+	root=$PC_KERNEL_ROOTS/$rel
+	mkdir -p "$root/boot" "$root/bin" "$root/usr/src" \
+		"$root/lib/modules/$rel/kernel/lib/reed_solomon" \
+		"$root/lib/modules/$rel/kernel/fs/pstore"
+	for l in "boot/vmlinuz-$rel=$image" "boot/config-$rel=$tree/.config" \
+		"usr/src/linux-headers-$rel=$tree" "bin/busybox=/bin/busybox" \
+		"lib/modules/$rel/kernel/lib/reed_solomon/reed_solomon.ko=$tree/lib/reed_solomon/reed_solomon.ko" \
+		"lib/modules/$rel/kernel/fs/pstore/ramoops.ko=$tree/fs/pstore/ramoops.ko"; do
+		t=${l#*=} l=$root/${l%%=*}
+		[ "$(readlink "$l")" = "$t" ] || ln -sfn "$t" "$l"
+	done
+	echo "$rel"
+}
+
+# pc_series_name SERIES: the name a series goes by in results and KTAP
+# lines: IMAGE:TREE becomes its release; "debug" is built (or found in
+# the cache) here, once, so that a failed build stops the caller.
+pc_series_name() {
+	case $1 in
+	debug) pc_kernel_release debug >/dev/null && echo debug ;;
+	*:*) pc_kernel_files "${1%%:*}" "${1#*:}" ;;
+	*/*) pc_die "kernel '$1': give a kernel of files as IMAGE:TREE" ;;
+	*) echo "$1" ;;
+	esac
+}
+
 # The newest installed kernel release of a series, e.g. 6.1.0-57-cloud-amd64;
 # for arm64 the same version's generic flavour, e.g. 6.1.0-57-arm64.
+# For a kernel of files, its release.
 pc_kernel_release() {
 	local series=$1 v
+	case $series in
+	debug)
+		pc_debug_kernel
+		pc_kernel_files "$PC_DEBUG_IMAGE" "$PC_DEBUG_TREE"
+		return
+		;;
+	*:*)
+		pc_kernel_files "${series%%:*}" "${series#*:}"
+		return
+		;;
+	esac
+	if [ -d "$PC_KERNEL_ROOTS/$series" ]; then
+		echo "$series"
+		return
+	fi
 	v=$(cd /boot && ls vmlinuz-"${series#arm64-}".*-cloud-amd64 2>/dev/null |
 		sed 's/^vmlinuz-//' | sort -V | tail -n 1)
 	[ -n "$v" ] || pc_die "no /boot/vmlinuz-${series#arm64-}.*-cloud-amd64 (install $(pc_kernel_packages "$series"))"
@@ -72,16 +146,22 @@ pc_kernel_release() {
 	esac
 }
 
-# Where a release's files are: / for the host's own architecture, and a
-# cache under $PC_OUT for arm64 (unpacked there, never installed).
+# Where a release's files are: / for the host's own architecture, a
+# cache under $PC_OUT for arm64 (unpacked there, never installed), and
+# the root of links under $PC_KERNEL_ROOTS for a kernel of files.
 pc_rel_arch() {
+	[ -d "$PC_KERNEL_ROOTS/$1" ] && echo amd64 && return
 	case $1 in
 	*-arm64) echo arm64 ;;
 	*) echo amd64 ;;
 	esac
 }
 pc_rel_root() {
-	[ "$(pc_rel_arch "$1")" = arm64 ] && echo "$PC_OUT/arm64-root"
+	if [ -d "$PC_KERNEL_ROOTS/$1" ]; then
+		echo "$PC_KERNEL_ROOTS/$1"
+	elif [ "$(pc_rel_arch "$1")" = arm64 ]; then
+		echo "$PC_OUT/arm64-root"
+	fi
 }
 pc_rel_config() { echo "$(pc_rel_root "$1")/boot/config-$1"; }
 
@@ -241,6 +321,13 @@ pc_ramoops_cmdline() {
 	esac
 }
 
+# A kernel with ramoops built in (a kernel of files may have it so) gets
+# on its command line what /init's insmod would have given the module.
+pc_ramoops_params() {
+	echo "ramoops.mem_address=$(pc_ramoops_cmdline "$1" | sed 's/.*pc_ramoops=//')" \
+		"ramoops.mem_size=0xff000 ramoops.record_size=0x20000 ramoops.max_reason=2"
+}
+
 # pc_boot REL CASE TIMEOUT EXTRA_CMDLINE CONSOLE_LOG OUTPUT_LOG [SMP [PSTORE]]
 # PC_QEMU_EXTRA adds QEMU options (the benchmark's -icount).
 # Boots the guest, which runs /cases/CASE.sh; returns 124 on a timeout.
@@ -267,6 +354,8 @@ pc_boot() {
 	if [ "$pstore" = 1 ]; then
 		reboot=
 		extra="$extra $(pc_ramoops_cmdline "$arch") panic=1"
+		grep -q '^CONFIG_PSTORE_RAM=y' "$(pc_rel_config "$rel")" 2>/dev/null &&
+			extra="$extra $(pc_ramoops_params "$arch")"
 	fi
 	if [ "$arch" = arm64 ]; then
 		# The case's output goes to a virtio-serial port (vport0p1):

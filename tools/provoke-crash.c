@@ -72,7 +72,9 @@ static const char *const *expected(const struct pc_type_info *t)
 	return !strcmp(pc_arch, "arm64") && arm64 ? arm64 : t->expect;
 }
 
-static const char *const context_names[] = { "task", "atomic", "nmi" };
+static const char *const context_names[] = {
+	"task", "preempt", "irqs", "atomic", "nmi"
+};
 static const char *const fate_names[] = {
 	"oops", "panic", "report", "silent", "hang"
 };

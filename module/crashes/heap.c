@@ -21,8 +21,12 @@
 /* A size that lands in kmalloc-1k, the cache the expected text names. */
 #define PC_HEAP_SIZE	1024
 
-/* Away from the start, where SLUB may keep its free pointer. */
-#define PC_HEAP_OFFSET	(PC_HEAP_SIZE / 2)
+/*
+ * Away from where SLUB keeps its free pointer in a free object: at the
+ * start, or (since 5.7, when nothing poisons the cache) in the middle.
+ * Damage there would crash a later kmalloc-1k user, not be reported.
+ */
+#define PC_HEAP_OFFSET	(PC_HEAP_SIZE / 4)
 
 /* How many KFENCE sample intervals a caller waits for a guarded object. */
 #define PC_KFENCE_TRIES	500

@@ -26,13 +26,16 @@ static void pc_wait_ms(unsigned int ms)
 		mdelay(ms);
 }
 
-/* Wait up to a second for @pending to clear; the interrupt should oops. */
-static int pc_wait_interrupt(bool (*pending)(void))
+/*
+ * Wait up to a second for @pending to clear; the interrupt should oops.
+ * With @blocked (interrupts or softirqs off here) it can only come once
+ * the caller has gone on: crash points never run it so (path.c).
+ */
+static int pc_wait_interrupt(bool (*pending)(void), bool blocked)
 {
 	int ms;
 
-	/* With interrupts or softirqs off it fires once they are back on. */
-	if (irqs_disabled() || in_softirq())
+	if (blocked)
 		return -EINPROGRESS;
 	for (ms = 0; ms < 1000 && pending(); ms++)
 		pc_wait_ms(1);
@@ -66,7 +69,7 @@ int pc_crash_oops_interrupt_context(void)
 {
 	/* irq_work raises a self-IPI: the handler runs in hard irq context. */
 	irq_work_queue(&pc_hardirq_work);
-	return pc_wait_interrupt(pc_hardirq_pending);
+	return pc_wait_interrupt(pc_hardirq_pending, irqs_disabled());
 }
 
 static void pc_softirq_oops(struct timer_list *timer)
@@ -87,7 +90,8 @@ int pc_crash_oops_softirq_context(void)
 {
 	/* Timer callbacks run from the TIMER softirq. */
 	mod_timer(&pc_softirq_timer, jiffies + 1);
-	return pc_wait_interrupt(pc_softirq_pending);
+	return pc_wait_interrupt(pc_softirq_pending,
+				 irqs_disabled() || in_softirq());
 }
 
 #ifdef CONFIG_X86
@@ -131,7 +135,8 @@ int pc_crash_oops_nmi_context(void)
 	/* An NMI is delivered at once, even with interrupts off. */
 	apic->send_IPI_mask(cpumask_of(get_cpu()), NMI_VECTOR);
 	put_cpu();
-	return pc_wait_interrupt(pc_nmi_pending);
+	/* Interrupts off do not hold an NMI back; only an NMI does. */
+	return pc_wait_interrupt(pc_nmi_pending, in_nmi());
 }
 
 void pc_interrupts_exit(void)

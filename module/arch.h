@@ -1,0 +1,131 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What differs between architectures when a probe sends the probed path
+ * somewhere else: the one place with #ifdef CONFIG_X86_64 / CONFIG_ARM64.
+ *
+ * pc_arch_redirect(): make a trapped (int3, BRK) path call @fn(@arg), as if
+ * the probed instruction at @at had called it.
+ * pc_arch_trap_in_nmi(): from a breakpoint probe's handler, whether the
+ * path it trapped was itself in NMI context.
+ * pc_arch_return_frame() / pc_arch_swap_return(): at a function's first
+ * instruction, the stack pointer the function will return with (which
+ * names its frame) and the swap of its return address for @landing.
+ */
+#ifndef PROVOKE_CRASH_ARCH_H
+#define PROVOKE_CRASH_ARCH_H
+
+#include <linux/hardirq.h>
+#include <linux/kprobes.h>
+#include <linux/ptrace.h>
+
+#if defined(CONFIG_X86_64)
+#include <asm/text-patching.h>
+
+#define PC_CAN_REDIRECT	true
+
+static inline void pc_arch_redirect(struct pt_regs *regs, void *fn,
+				    unsigned long arg, unsigned long at,
+				    bool push_return)
+{
+	/*
+	 * An int3 probe: push a return address into the probed instruction,
+	 * so that stack traces go on through the probed function (the int3
+	 * entry leaves a gap below the trapped stack for this).  An ftrace
+	 * probe cannot move the stack; its caller's frame shows instead.
+	 */
+	if (push_return)
+		int3_emulate_push(regs, at + 1);
+	regs->di = arg;
+	instruction_pointer_set(regs, (unsigned long)fn);
+}
+
+/* The int3 entry counts itself as one NMI level (irqentry_nmi_enter()). */
+static inline bool pc_arch_trap_in_nmi(void)
+{
+	return (preempt_count() & NMI_MASK) > NMI_OFFSET;
+}
+
+/* At the first instruction the return address is on top of the stack. */
+static inline unsigned long pc_arch_return_frame(struct pt_regs *regs)
+{
+	return regs->sp;
+}
+
+static inline unsigned long pc_arch_swap_return(struct pt_regs *regs,
+						void *landing)
+{
+	unsigned long *slot = (unsigned long *)regs->sp;
+	unsigned long ret = *slot;
+
+	*slot = (unsigned long)landing;
+	return ret;
+}
+
+#elif defined(CONFIG_ARM64)
+#include <asm/insn.h>
+
+#define PC_CAN_REDIRECT	true
+
+static inline void pc_arch_redirect(struct pt_regs *regs, void *fn,
+				    unsigned long arg, unsigned long at,
+				    bool push_return)
+{
+	/*
+	 * A BRK probe, as if the probed instruction called @fn: the link
+	 * register points back into the probed function, so that stack
+	 * traces show it.  Nothing returns through it.
+	 */
+	procedure_link_pointer_set(regs, at + AARCH64_INSN_SIZE);
+	regs->regs[0] = arg;
+	instruction_pointer_set(regs, (unsigned long)fn);
+}
+
+/* arm64's debug exception entry does not count an NMI level. */
+static inline bool pc_arch_trap_in_nmi(void)
+{
+	return in_nmi();
+}
+
+/* Before the prologue: the function returns with the same SP. */
+static inline unsigned long pc_arch_return_frame(struct pt_regs *regs)
+{
+	return regs->sp;
+}
+
+/* Before the prologue signs it: the landing passes AUTIASP. */
+static inline unsigned long pc_arch_swap_return(struct pt_regs *regs,
+						void *landing)
+{
+	unsigned long ret = procedure_link_pointer(regs);
+
+	procedure_link_pointer_set(regs, (unsigned long)landing);
+	return ret;
+}
+
+#else
+#define PC_CAN_REDIRECT	false
+
+static inline void pc_arch_redirect(struct pt_regs *regs, void *fn,
+				    unsigned long arg, unsigned long at,
+				    bool push_return)
+{
+}
+
+static inline bool pc_arch_trap_in_nmi(void)
+{
+	return in_nmi();
+}
+
+static inline unsigned long pc_arch_return_frame(struct pt_regs *regs)
+{
+	return 0;
+}
+
+static inline unsigned long pc_arch_swap_return(struct pt_regs *regs,
+						void *landing)
+{
+	return 0;
+}
+#endif
+
+#endif /* PROVOKE_CRASH_ARCH_H */

@@ -1,0 +1,221 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Running a crash in a probed path: the slots, the module reference they
+ * hold, and the decision whether a type can run where a hit happened.
+ * See path.h for the model.
+ *
+ * A slot is taken by cmpxchg() on ->task, in any context (NMI included);
+ * its other fields are written by that task before it runs the path and
+ * read only by that task afterwards.  ->task goes back to NULL, with the
+ * task and module references dropped, exactly once: by the die notifier
+ * on the dying task itself, or by pc_path_reclaim() (serialized by
+ * pc_reclaim_lock) for a task that is already dead.
+ */
+#include <linux/delay.h>
+#include <linux/kdebug.h>
+#include <linux/kprobes.h>
+#include <linux/module.h>
+#include <linux/mutex.h>
+#include <linux/preempt.h>
+#include <linux/printk.h>
+#include <linux/rcupdate.h>
+#include <linux/sched/task.h>
+#include <linux/string.h>
+
+#include "path.h"
+
+/* Crashes in progress at once: each holds a slot until its task dies. */
+#define PC_PATH_SLOTS	64
+
+/* How long a deferred crash may take to come before we call it lost. */
+#define PC_PATH_WAIT_S	10
+
+static struct pc_path pc_paths[PC_PATH_SLOTS];
+static DEFINE_MUTEX(pc_reclaim_lock);
+
+int notrace pc_context_now(unsigned int levels)
+{
+	if (in_nmi())
+		return PC_CTX_NMI;
+	if (irqs_disabled() || in_hardirq())
+		return PC_CTX_ATOMIC;
+	/* Without a preemption count nothing says the path may schedule. */
+	if (in_softirq() || !IS_ENABLED(CONFIG_PREEMPT_COUNT) ||
+	    (preempt_count() & PREEMPT_MASK) > levels || rcu_preempt_depth())
+		return PC_CTX_IRQS;
+	return PC_CTX_PREEMPT;
+}
+NOKPROBE_SYMBOL(pc_context_now);
+
+bool notrace pc_path_may_run(const struct pc_crash_type *type, int context,
+			     const char *where)
+{
+	if (context <= type->context)
+		return true;
+	pr_warn_ratelimited("crashpoints: %s: %s missed: it needs %s context at most, and the path is in %s context here\n",
+			    where, type->name, pc_context_name(type->context),
+			    pc_context_name(context));
+	return false;
+}
+NOKPROBE_SYMBOL(pc_path_may_run);
+
+struct pc_path *notrace pc_path_claim(const struct pc_crash_type *type,
+				      const char *where)
+{
+	struct pc_path *path;
+	int i;
+
+	/* Fails once rmmod has begun: no new path into our code then. */
+	if (!try_module_get(THIS_MODULE))
+		return NULL;
+	for (i = 0; i < PC_PATH_SLOTS; i++) {
+		path = &pc_paths[i];
+		if (READ_ONCE(path->task) || cmpxchg(&path->task, NULL, current))
+			continue;
+		get_task_struct(current);
+		path->type = type;
+		path->frame = 0;
+		path->ret_addr = 0;
+		strscpy(path->where, where, sizeof(path->where));
+		return path;
+	}
+	module_put(THIS_MODULE);
+	pr_warn_ratelimited("crashpoints: %s: %s missed: all %d crashes-in-progress slots are taken (a task that exits inside a diverted function keeps one until the next read of crashpoints)\n",
+			    where, type->name, PC_PATH_SLOTS);
+	return NULL;
+}
+NOKPROBE_SYMBOL(pc_path_claim);
+
+struct pc_path *pc_path_find_frame(unsigned long sp)
+{
+	struct pc_path *path, *best = NULL;
+	int i;
+
+	for (i = 0; i < PC_PATH_SLOTS; i++) {
+		path = &pc_paths[i];
+		if (READ_ONCE(path->task) != current || !path->frame ||
+		    path->frame < sp)
+			continue;
+		if (!best || path->frame < best->frame)
+			best = path;
+	}
+	return best;
+}
+
+/* Exactly once per slot: whoever moves ->task from @task to NULL. */
+static void pc_path_release(struct pc_path *path, struct task_struct *task)
+{
+	if (cmpxchg(&path->task, task, NULL) != task)
+		return;
+	put_task_struct(task);
+	module_put(THIS_MODULE);
+}
+
+void pc_path_try(struct pc_path *path)
+{
+	int ret = pc_crash_run(path->type, path->where);
+	int waited;
+
+	/*
+	 * A deferred crash comes from the scheduler or an interrupt, which
+	 * pc_path_may_run() made sure can happen here.
+	 */
+	for (waited = 0; ret == -EINPROGRESS && waited < PC_PATH_WAIT_S;
+	     waited++) {
+		if (preemptible())
+			msleep(1000);
+		else
+			mdelay(1000);
+	}
+	pr_emerg("crashpoints: %s: %s %s, and the path it replaced cannot resume: BUG\n",
+		 path->where, path->type->name,
+		 ret == -EINPROGRESS ? "never came" : "returned");
+}
+
+void __noreturn pc_path_run(struct pc_path *path)
+{
+	pc_path_try(path);
+	BUG();	/* BUG on purpose: the path cannot resume */
+}
+
+void __noreturn pc_redirected(struct pc_path *path)
+{
+	pc_path_run(path);
+}
+
+/*
+ * An oops ends its task: it never runs our code again, so its slots and
+ * their module references go back (rmmod works after an oops at a point).
+ */
+static int pc_path_died(struct notifier_block *nb, unsigned long val,
+			void *data)
+{
+	int i;
+
+	if (val != DIE_OOPS)
+		return NOTIFY_DONE;
+	for (i = 0; i < PC_PATH_SLOTS; i++)
+		if (READ_ONCE(pc_paths[i].task) == current)
+			pc_path_release(&pc_paths[i], current);
+	return NOTIFY_DONE;
+}
+
+static struct notifier_block pc_path_die_nb = {
+	.notifier_call = pc_path_died,
+};
+
+void pc_path_reclaim(void)
+{
+	struct task_struct *task;
+	bool dead;
+	int i;
+
+	mutex_lock(&pc_reclaim_lock);
+	for (i = 0; i < PC_PATH_SLOTS; i++) {
+		/*
+		 * The die notifier may drop the slot's reference under us;
+		 * the task itself is freed only after a grace period.
+		 */
+		rcu_read_lock();
+		task = READ_ONCE(pc_paths[i].task);
+		dead = task && (READ_ONCE(task->__state) & TASK_DEAD);
+		rcu_read_unlock();
+		if (dead)
+			pc_path_release(&pc_paths[i], task);
+	}
+	mutex_unlock(&pc_reclaim_lock);
+}
+
+/*
+ * A load that fails frees our code regardless of references: wait until
+ * every task sent into a path has died (their slots then come back).
+ */
+void pc_path_drain(void)
+{
+	bool told = false;
+	int i, held;
+
+	for (;;) {
+		pc_path_reclaim();
+		for (i = 0, held = 0; i < PC_PATH_SLOTS; i++)
+			held += !!READ_ONCE(pc_paths[i].task);
+		if (!held)
+			return;
+		if (!told)
+			pr_info("crashpoints: waiting for %d task(s) sent into a crash to end\n",
+				held);
+		told = true;
+		msleep(100);
+	}
+}
+
+int pc_path_init(void)
+{
+	return register_die_notifier(&pc_path_die_nb);
+}
+
+void pc_path_exit(void)
+{
+	/* No slot is held: each holds a module reference. */
+	unregister_die_notifier(&pc_path_die_nb);
+}

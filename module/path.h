@@ -1,0 +1,70 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Running a crash in a probed path, out of any probe handler: the bottom
+ * layer under entry_fast.c, kprobe_hit.c and return_path.c.
+ *
+ * A handler that sends its path into a crash claims a struct pc_path: a
+ * copy of what the crash needs (so nothing reads the point afterwards,
+ * and disarming may free it at once), the task that runs it, and a
+ * reference on this module (so rmmod cannot free the code the path is
+ * about to run).  The path never gives it back: it never returns.  The
+ * slot goes back when its task dies: at the oops (a die notifier), or,
+ * for a task that exits some other way first, when pc_path_reclaim()
+ * finds it dead.
+ */
+#ifndef PROVOKE_CRASH_PATH_H
+#define PROVOKE_CRASH_PATH_H
+
+#include <linux/sched.h>
+
+#include "provoke_crash.h"
+#include "provoke_crash_parse.h"
+
+/* SYMBOL, '+', 0x and 16 hex digits (or %return), NUL. */
+#define PC_PLACE_MAX	(PC_SYMBOL_MAX + 20)
+
+struct pc_path {
+	struct task_struct *task;	/* NULL while free; holds a reference */
+	const struct pc_crash_type *type;
+	unsigned long frame;		/* %return: the SP it returns with */
+	unsigned long ret_addr;		/* %return: where it would return */
+	char where[PC_PLACE_MAX];
+};
+
+/*
+ * The deepest context (PC_CTX_*) the running code is in, not counting
+ * @levels of preemption its caller added (ftrace's, for a callback).
+ */
+int pc_context_now(unsigned int levels);
+
+/*
+ * Whether @type can run, and complete, in @context; if not, logs (rate
+ * limited) why the hit at @where is missed.
+ */
+bool pc_path_may_run(const struct pc_crash_type *type, int context,
+		     const char *where);
+
+/* From a handler: a slot for current, or NULL (the hit is then missed). */
+struct pc_path *pc_path_claim(const struct pc_crash_type *type,
+			      const char *where);
+
+/* The current task's diverted frame nearest at or above @sp. */
+struct pc_path *pc_path_find_frame(unsigned long sp);
+
+/*
+ * Run the slot's crash; the path it replaced cannot go on.
+ * pc_path_try() returns if the crash does not happen, having said so:
+ * its caller must not return either.
+ */
+void __noreturn pc_path_run(struct pc_path *path);
+void pc_path_try(struct pc_path *path);
+
+/* Entered instead of the probed instruction, with the slot as argument. */
+void __noreturn pc_redirected(struct pc_path *path);
+
+/* Give back the slots of tasks that died without an oops. */
+void pc_path_reclaim(void);
+
+/* pc_path_init(), pc_path_drain() and pc_path_exit(): provoke_crash.h. */
+
+#endif /* PROVOKE_CRASH_PATH_H */

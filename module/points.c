@@ -1,0 +1,400 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The point registry: making a point from a parsed line (create, policy,
+ * validate), making a write's points live, and freeing points.
+ *
+ * Every function here runs under pc_points_lock (control.c), the only
+ * writer of the list.  A point is registered disabled and goes live only
+ * in pc_points_enable(), once its whole write has been checked: a point
+ * that is refused, or whose write is, never fires.
+ */
+#include <linux/kprobes.h>
+#include <linux/list.h>
+#include <linux/module.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+
+#include "arch.h"
+#include "points.h"
+
+LIST_HEAD(pc_points);
+
+/* How a place is shown: SYMBOL, SYMBOL+0xOFFSET or SYMBOL%return. */
+void pc_format_place(char *buf, size_t len, const struct pc_line *line)
+{
+	if (line->offset)
+		snprintf(buf, len, "%s+%#lx", line->symbol, line->offset);
+	else if (line->on_return)
+		snprintf(buf, len, "%s%%return", line->symbol);
+	else
+		strscpy(buf, line->symbol, len);
+}
+
+/* An entry point and a return point may share an address. */
+static struct pc_point *pc_find_by_addr(kprobe_opcode_t *addr, bool on_return,
+					const struct pc_point *self)
+{
+	struct pc_point *point;
+
+	list_for_each_entry(point, &pc_points, list)
+		if (point != self && !point->doomed &&
+		    point->rp.kp.addr == addr && point->on_return == on_return)
+			return point;
+	return NULL;
+}
+
+struct pc_point *pc_find_by_place(const struct pc_line *line)
+{
+	struct pc_point *point;
+
+	list_for_each_entry(point, &pc_points, list)
+		if (!point->doomed && point->rp.kp.offset == line->offset &&
+		    point->on_return == !!line->on_return &&
+		    !strcmp(point->symbol, line->symbol))
+			return point;
+	return NULL;
+}
+
+/* A %return point of a type that returns; fatal ones are entry probes. */
+static bool pc_is_kretprobe(const struct pc_point *point)
+{
+	return point->on_return && !point->redirect;
+}
+
+/*
+ * A redirecting int3 probe needs a post_handler, so that kprobes does not
+ * optimize it into a jump (which cannot change regs->ip).  An ftrace probe
+ * must not have one: kprobes would arm it with its IPMODIFY ops, and
+ * sharing the place with another kprobe then fails to disarm.  So an entry
+ * point registers without it, and only a notrace function's entry (an
+ * int3 probe after all) registers again with it.
+ */
+static int pc_register(struct pc_point *point)
+{
+	struct kprobe *kp = &point->rp.kp;
+	int ret;
+
+	if (pc_is_kretprobe(point))
+		return register_kretprobe(&point->rp);
+	ret = register_kprobe(kp);
+	if (ret || !IS_ENABLED(CONFIG_OPTPROBES) || !point->redirect ||
+	    kp->post_handler || pc_probe_context(kp) != PC_CTX_NMI)
+		return ret;
+	unregister_kprobe(kp);
+	kp->addr = NULL;
+	kp->flags = KPROBE_FLAG_DISABLED;
+	kp->post_handler = pc_point_post;
+	return register_kprobe(kp);
+}
+
+static void pc_unregister(struct pc_point *point)
+{
+	if (pc_is_kretprobe(point))
+		unregister_kretprobe(&point->rp);
+	else
+		unregister_kprobe(&point->rp.kp);
+}
+
+unsigned long pc_missed(const struct pc_point *point)
+{
+	return atomic_long_read(&point->missed) + point->rp.kp.nmissed +
+	       (pc_is_kretprobe(point) ? point->rp.nmissed : 0);
+}
+
+/*
+ * kprobes adds the offset blindly: check that the probe is still in the
+ * function that starts at the symbol.  Compare kallsyms' names for both
+ * addresses, as an alias (__x64_sys_getppid, __do_sys_getppid) may be the
+ * name kallsyms prints.
+ */
+static bool pc_inside_symbol(const struct pc_point *point)
+{
+	const char *start = (const char *)point->rp.kp.addr - point->rp.kp.offset;
+	char at_start[PC_SYMBOL_MAX], at_probe[PC_SYMBOL_MAX];
+
+	snprintf(at_start, sizeof(at_start), "%ps", start);
+	snprintf(at_probe, sizeof(at_probe), "%ps", point->rp.kp.addr);
+	return !strcmp(at_start, at_probe);
+}
+
+/* Create: a point for @line, not registered, or an ERR_PTR. */
+static struct pc_point *pc_point_create(const struct pc_line *line)
+{
+	const struct pc_crash_type *type = &pc_crash_types[line->type];
+	struct pc_point *point;
+	struct kprobe *kp;
+	int ret;
+
+	point = kzalloc(sizeof(*point), GFP_KERNEL);
+	if (!point)
+		return ERR_PTR(-ENOMEM);
+	strscpy(point->symbol, line->symbol, sizeof(point->symbol));
+	pc_format_place(point->where, sizeof(point->where), line);
+	ret = pc_type_check_arch(type, "crashpoints: ", point->where);
+	if (ret) {
+		kfree(point);
+		return ERR_PTR(ret);
+	}
+	if (line->cond.cpu >= 0 &&
+	    (line->cond.cpu >= nr_cpu_ids || !cpu_possible(line->cond.cpu))) {
+		pr_warn("crashpoints: %s: cpu=%d: no such CPU (this machine has %u)\n",
+			point->where, line->cond.cpu, nr_cpu_ids);
+		kfree(point);
+		return ERR_PTR(-ENODEV);
+	}
+	pc_conditions_format(&line->cond, point->options, sizeof(point->options));
+	point->type = type;
+	point->cond = line->cond;
+	point->on_return = line->on_return;
+	kp = &point->rp.kp;
+	kp->symbol_name = point->symbol;
+	kp->offset = line->offset;
+	kp->flags = KPROBE_FLAG_DISABLED;
+	return point;
+}
+
+/*
+ * Policy: a fatal crash that may run outside the handler is redirected
+ * into the path.  A type that returns (a report) stays in the handler, as
+ * does a task-context type (refused below: the path may be atomic).
+ */
+static void pc_point_policy(struct pc_point *point)
+{
+	const struct pc_crash_type *type = point->type;
+	struct kprobe *kp = &point->rp.kp;
+
+	point->redirect = PC_CAN_REDIRECT && type->context != PC_CTX_TASK &&
+			  (type->fate == PC_FATE_OOPS || type->fate == PC_FATE_PANIC ||
+			   type->fate == PC_FATE_HANG);
+	if (pc_is_kretprobe(point)) {
+		point->rp.handler = pc_point_return;
+	} else {
+		kp->pre_handler = pc_point_hit;
+		/* An entry is usually an ftrace site: see pc_register(). */
+		if (IS_ENABLED(CONFIG_OPTPROBES) && point->redirect &&
+		    kp->offset)
+			kp->post_handler = pc_point_post;
+	}
+}
+
+/* Validate a registered point: 0, or why it may not be armed. */
+static int pc_point_validate(struct pc_point *point)
+{
+	const struct pc_crash_type *type = point->type;
+	struct kprobe *kp = &point->rp.kp;
+	struct pc_point *other;
+
+	/*
+	 * A kretprobe handler runs from the return trampoline, and the fast
+	 * path's callback at the ftrace call site, both with preemption off;
+	 * a diverted %return point's handler is its entry probe's.
+	 */
+	point->fast = pc_entry_can_be_fast(point);
+	point->context = pc_is_kretprobe(point) || point->fast ? PC_CTX_ATOMIC :
+			 pc_probe_context(kp);
+	other = pc_find_by_addr(kp->addr, point->on_return, point);
+	if (kp->offset && !pc_inside_symbol(point)) {
+		pr_warn("crashpoints: %s: the offset is past the end of the function (it lands in %pS)\n",
+			point->where, kp->addr);
+		return -ERANGE;
+	}
+	if (other) {
+		pr_warn("crashpoints: %s: already armed as %s %s\n",
+			point->where, other->where, other->type->name);
+		return -EBUSY;
+	}
+	if (within_module((unsigned long)kp->addr, THIS_MODULE)) {
+		pr_warn("crashpoints: %s: is inside provoke_crash itself\n",
+			point->where);
+		return -EINVAL;
+	}
+	if (!point->redirect && point->context > type->context) {
+		pr_warn("crashpoints: %s: %s cannot run in %s context (%s); arm it at the function entry\n",
+			point->where, type->name,
+			pc_context_name(point->context),
+			point->context == PC_CTX_NMI ?
+			"this probe is not at an ftrace entry" :
+			"a probe handler never may sleep");
+		return -EINVAL;
+	}
+	/* Only the fast path sees, at each hit, whether the crash can come. */
+	if (point->redirect && !point->fast && type->context < PC_CTX_ATOMIC) {
+		pr_warn("crashpoints: %s: %s needs a path in %s context to complete, which only a function-entry point can check at each hit\n",
+			point->where, type->name, pc_context_name(type->context));
+		return -EINVAL;
+	}
+	return 0;
+}
+
+int pc_point_stage(const struct pc_line *line)
+{
+	struct pc_point *point;
+	int ret;
+
+	point = pc_point_create(line);
+	if (IS_ERR(point))
+		return PTR_ERR(point);
+	pc_point_policy(point);
+	ret = pc_register(point);
+	if (ret) {
+		if (ret == -ENOENT)
+			pr_warn("crashpoints: %s: no such symbol\n", point->where);
+		else
+			pr_warn("crashpoints: %s: the kernel refused to probe it: error %d\n",
+				point->where, ret);
+		kfree(point);
+		return ret;
+	}
+	ret = pc_point_validate(point);
+	if (ret) {
+		pc_unregister(point);
+		kfree(point);
+		return ret;
+	}
+	point->pending = true;
+	list_add_tail(&point->list, &pc_points);
+	return 0;
+}
+
+/*
+ * The points @match accepts, in list order, in a new array of *@n; NULL
+ * with *@n set when there are none or the array cannot be allocated.
+ */
+struct pc_point **pc_collect(bool (*match)(const struct pc_point *), int *n)
+{
+	struct pc_point *point, **points;
+	int count = 0, i = 0;
+
+	list_for_each_entry(point, &pc_points, list)
+		count += match(point);
+	*n = count;
+	if (!count)
+		return NULL;
+	points = kvmalloc_array(count, sizeof(*points), GFP_KERNEL);
+	if (points)
+		list_for_each_entry(point, &pc_points, list)
+			if (match(point))
+				points[i++] = point;
+	return points;
+}
+
+/*
+ * Free points, waiting for running handlers once per batch: one text
+ * update and one grace period for the fast points, one grace period for
+ * the kprobes and one for the kretprobes, not one per point.  A crash
+ * already sent into its path runs from its own copy (path.h).
+ */
+static void pc_free_points(struct pc_point **points, int n)
+{
+	struct kretprobe **rps;
+	struct kprobe **kps;
+	struct pc_point **live;
+	int i, nk = 0, nr = 0, nl = 0;
+
+	kps = kvmalloc_array(n, sizeof(*kps), GFP_KERNEL);
+	rps = kvmalloc_array(n, sizeof(*rps), GFP_KERNEL);
+	live = kvmalloc_array(n, sizeof(*live), GFP_KERNEL);
+	if (!kps || !rps || !live) {
+		/* Slow but sure: one point at a time. */
+		for (i = 0; i < n; i++) {
+			if (points[i]->fast_live)
+				pc_entry_disable(&points[i], 1);
+			pc_unregister(points[i]);
+		}
+	} else {
+		for (i = 0; i < n; i++) {
+			if (points[i]->fast_live)
+				live[nl++] = points[i];
+			if (pc_is_kretprobe(points[i]))
+				rps[nr++] = &points[i]->rp;
+			else
+				kps[nk++] = &points[i]->rp.kp;
+		}
+		pc_entry_disable(live, nl);
+		if (nk)
+			unregister_kprobes(kps, nk);
+		if (nr)
+			unregister_kretprobes(rps, nr);
+	}
+	kvfree(kps);
+	kvfree(rps);
+	kvfree(live);
+	for (i = 0; i < n; i++) {
+		list_del(&points[i]->list);
+		kfree(points[i]);
+	}
+}
+
+/* Free the points @match accepts, as one batch when memory allows. */
+void pc_free_matching(bool (*match)(const struct pc_point *))
+{
+	struct pc_point *point, *next, **points;
+	int n;
+
+	points = pc_collect(match, &n);
+	if (points) {
+		pc_free_points(points, n);
+		kvfree(points);
+		return;
+	}
+	list_for_each_entry_safe(point, next, &pc_points, list)
+		if (match(point))
+			pc_free_points(&point, 1);
+}
+
+static bool pc_pending_fast(const struct pc_point *point)
+{
+	return point->pending && point->fast;
+}
+
+static bool pc_pending_kprobe(const struct pc_point *point)
+{
+	return point->pending && !point->fast;
+}
+
+/* Make the kprobes of this write live, or none of them. */
+static int pc_enable_kprobes(void)
+{
+	struct pc_point *point;
+	int ret = 0;
+
+	list_for_each_entry(point, &pc_points, list) {
+		if (!pc_pending_kprobe(point))
+			continue;
+		ret = enable_kprobe(&point->rp.kp);
+		if (ret) {
+			pr_warn("crashpoints: %s: the kernel refused to enable the probe: error %d\n",
+				point->where, ret);
+			break;
+		}
+		point->kprobe_live = true;
+	}
+	if (ret)
+		list_for_each_entry(point, &pc_points, list)
+			if (pc_pending_kprobe(point) && point->kprobe_live)
+				disable_kprobe(&point->rp.kp);
+	return ret;
+}
+
+/*
+ * Make the points this write armed live: the fast ones in one batch, then
+ * the kprobes.  Only the kernel refusing (out of memory) fails here; the
+ * fast batch is then taken out again, so the write still arms none.
+ */
+int pc_points_enable(void)
+{
+	struct pc_point **fast;
+	int n, ret;
+
+	fast = pc_collect(pc_pending_fast, &n);
+	if (!fast && n)
+		return -ENOMEM;
+	ret = pc_entry_enable(fast, n);
+	if (!ret) {
+		ret = pc_enable_kprobes();
+		if (ret)
+			pc_entry_disable(fast, n);
+	}
+	kvfree(fast);
+	return ret;
+}

@@ -1,0 +1,25 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * points.c: the point registry, under control.c's pc_points_lock.
+ *
+ * pc_point_stage(): create, check and register (disabled) a point for a
+ * parsed line, pending on the list.  pc_points_enable(): make the pending
+ * points live, all or none.  pc_free_matching(): unregister and free the
+ * points @match accepts, waiting for their handlers once per batch.
+ */
+#ifndef PROVOKE_CRASH_POINTS_H
+#define PROVOKE_CRASH_POINTS_H
+
+#include "crashpoint.h"
+
+extern struct list_head pc_points;
+
+void pc_format_place(char *buf, size_t len, const struct pc_line *line);
+struct pc_point *pc_find_by_place(const struct pc_line *line);
+int pc_point_stage(const struct pc_line *line);
+int pc_points_enable(void);
+struct pc_point **pc_collect(bool (*match)(const struct pc_point *), int *n);
+void pc_free_matching(bool (*match)(const struct pc_point *));
+unsigned long pc_missed(const struct pc_point *point);
+
+#endif /* PROVOKE_CRASH_POINTS_H */
