@@ -65,6 +65,10 @@ const char *pc_context_name(int context)
 	switch (context) {
 	case PC_CTX_TASK:
 		return "task";
+	case PC_CTX_PREEMPT:
+		return "preempt";
+	case PC_CTX_IRQS:
+		return "irqs";
 	case PC_CTX_ATOMIC:
 		return "atomic";
 	case PC_CTX_NMI:

@@ -12,6 +12,7 @@
  * pc_reclaim_lock) for a task that is already dead.
  */
 #include <linux/delay.h>
+#include <linux/irq_work.h>
 #include <linux/kdebug.h>
 #include <linux/kprobes.h>
 #include <linux/module.h>
@@ -21,6 +22,7 @@
 #include <linux/rcupdate.h>
 #include <linux/sched/task.h>
 #include <linux/string.h>
+#include <linux/workqueue.h>
 
 #include "path.h"
 
@@ -30,8 +32,26 @@
 /* How long a deferred crash may take to come before we call it lost. */
 #define PC_PATH_WAIT_S	10
 
+/* While a slot is held, how often to look for tasks that died. */
+#define PC_RECLAIM_DELAY	(HZ / 4)
+
 static struct pc_path pc_paths[PC_PATH_SLOTS];
 static DEFINE_MUTEX(pc_reclaim_lock);
+
+/*
+ * A claim may happen in NMI: it kicks an irq_work, which queues the
+ * reclaim work; that runs again while any slot is held, so the slot of a
+ * task that exits without an oops comes back soon after.
+ */
+static void pc_reclaim_fn(struct work_struct *work);
+static DECLARE_DELAYED_WORK(pc_reclaim_work, pc_reclaim_fn);
+
+static void pc_reclaim_kick(struct irq_work *work)
+{
+	queue_delayed_work(system_wq, &pc_reclaim_work, PC_RECLAIM_DELAY);
+}
+
+static DEFINE_IRQ_WORK(pc_reclaim_irq_work, pc_reclaim_kick);
 
 int notrace pc_context_now(unsigned int levels)
 {
@@ -77,10 +97,11 @@ struct pc_path *notrace pc_path_claim(const struct pc_crash_type *type,
 		path->frame = 0;
 		path->ret_addr = 0;
 		strscpy(path->where, where, sizeof(path->where));
+		irq_work_queue(&pc_reclaim_irq_work);
 		return path;
 	}
 	module_put(THIS_MODULE);
-	pr_warn_ratelimited("crashpoints: %s: %s missed: all %d crashes-in-progress slots are taken (a task that exits inside a diverted function keeps one until the next read of crashpoints)\n",
+	pr_warn_ratelimited("crashpoints: %s: %s missed: all %d crashes-in-progress slots are taken\n",
 			    where, type->name, PC_PATH_SLOTS);
 	return NULL;
 }
@@ -186,6 +207,24 @@ void pc_path_reclaim(void)
 	mutex_unlock(&pc_reclaim_lock);
 }
 
+static bool pc_path_any_held(void)
+{
+	int i;
+
+	for (i = 0; i < PC_PATH_SLOTS; i++)
+		if (READ_ONCE(pc_paths[i].task))
+			return true;
+	return false;
+}
+
+static void pc_reclaim_fn(struct work_struct *work)
+{
+	pc_path_reclaim();
+	if (pc_path_any_held())
+		queue_delayed_work(system_wq, &pc_reclaim_work,
+				   PC_RECLAIM_DELAY);
+}
+
 /*
  * A load that fails frees our code regardless of references: wait until
  * every task sent into a path has died (their slots then come back).
@@ -193,17 +232,13 @@ void pc_path_reclaim(void)
 void pc_path_drain(void)
 {
 	bool told = false;
-	int i, held;
 
 	for (;;) {
 		pc_path_reclaim();
-		for (i = 0, held = 0; i < PC_PATH_SLOTS; i++)
-			held += !!READ_ONCE(pc_paths[i].task);
-		if (!held)
+		if (!pc_path_any_held())
 			return;
 		if (!told)
-			pr_info("crashpoints: waiting for %d task(s) sent into a crash to end\n",
-				held);
+			pr_info("crashpoints: the load failed: waiting for the tasks sent into a crash to end\n");
 		told = true;
 		msleep(100);
 	}
@@ -216,6 +251,8 @@ int pc_path_init(void)
 
 void pc_path_exit(void)
 {
-	/* No slot is held: each holds a module reference. */
+	/* No slot is held (each holds a module reference): none is claimed. */
+	irq_work_sync(&pc_reclaim_irq_work);
+	cancel_delayed_work_sync(&pc_reclaim_work);
 	unregister_die_notifier(&pc_path_die_nb);
 }

@@ -9,8 +9,8 @@
  * reference on this module (so rmmod cannot free the code the path is
  * about to run).  The path never gives it back: it never returns.  The
  * slot goes back when its task dies: at the oops (a die notifier), or,
- * for a task that exits some other way first, when pc_path_reclaim()
- * finds it dead.
+ * for a task that exits some other way first, when the reclaim work
+ * (polling while any slot is held) finds it dead.
  */
 #ifndef PROVOKE_CRASH_PATH_H
 #define PROVOKE_CRASH_PATH_H

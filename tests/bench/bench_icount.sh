@@ -17,10 +17,10 @@ t empty-ftrace-ops
 rmmod pc_bench_ftrace
 pc-guest write $C "__x64_sys_getppid bugon pid=1" >/dev/null
 t point-pid-mismatch
-pc-guest write $C "" >/dev/null
+pc-guest write $C "\n" >/dev/null
 pc-guest write $C "__x64_sys_getppid bugon after=1000000000" >/dev/null
 t point-after-not-reached
-pc-guest write $C "" >/dev/null
+pc-guest write $C "\n" >/dev/null
 
 # 100 points on 100 syscall entries that occur once in kallsyms.
 lines=$(awk '$2 ~ /^[tT]$/ && $3 ~ /^__x64_sys_/ {print $3}' /proc/kallsyms |

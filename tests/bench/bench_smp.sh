@@ -14,5 +14,5 @@ both() {
 both smp-none
 pc-guest write $C "__x64_sys_getppid bugon pid=1" >/dev/null
 both smp-point-pid-mismatch
-pc-guest write $C "" >/dev/null
+pc-guest write $C "\n" >/dev/null
 both smp-none-again

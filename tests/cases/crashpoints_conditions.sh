@@ -28,7 +28,7 @@ try() {
 	pc-guest write $C "$line" >/dev/null
 	pc-guest hit "$syscall" "$n" >/dev/null
 	echo "$label: $(cat $C)"
-	pc-guest write $C "" >/dev/null
+	pc-guest write $C "\n" >/dev/null
 }
 try after "@sys@getppid report after=3 times=-1" getppid 5
 try every "@sys@getpgrp report every=3 after=2 times=-1" getpgrp 10
@@ -48,7 +48,7 @@ pc-guest write $C "@sys@sync report times=-1 pid=$me" >/dev/null
 echo go >/tmp/go
 wait $me
 echo "pid match: $(cat $C)"
-pc-guest write $C "" >/dev/null
+pc-guest write $C "\n" >/dev/null
 
 try "comm match" "@sys@getpgrp report times=-1 comm=pc-guest" getpgrp 3
 try "comm other" "@sys@getpgrp report times=-1 comm=nobody" getpgrp 3
@@ -60,7 +60,7 @@ pc-guest write $C "@sys@getpgrp unaligned_load_store probability=50 times=-1" >/
 pc-guest hit getpgrp 400 >/dev/null
 fired=$(sed -n 's/.* fired=\([0-9]*\) .*/\1/p' $C)
 echo 8 >/proc/sys/kernel/printk
-pc-guest write $C "" >/dev/null
+pc-guest write $C "\n" >/dev/null
 if [ "$fired" -ge 120 ] && [ "$fired" -le 280 ]; then
 	echo "probability: fired between 120 and 280 of 400 ($fired)"
 else
@@ -70,7 +70,7 @@ fi
 try return "@sys@getppid%return report" getppid 1
 pc-guest write $C "@sys@getppid%return report\n@sys@getppid bugon" >/dev/null
 echo "return and entry: $(grep -c . $C) points"
-pc-guest write $C "" >/dev/null
+pc-guest write $C "\n" >/dev/null
 
 rmmod provoke_crash
 # The kernel splits module parameters at blanks unless they are quoted.

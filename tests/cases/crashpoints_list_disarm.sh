@@ -1,4 +1,5 @@
-# Listing, counting, disarming one point, and the empty line that clears all.
+# Listing, counting, disarming one point, the empty line that clears all,
+# and a zero-length write, which says nothing and so disarms nothing.
 # A point fires once by default (times=1), then stays armed and counts.
 # expect-out: three: write: ok
 # expect-out: points: 3
@@ -7,7 +8,7 @@
 # expect-out: @sys@getppid unaligned_load_store hits=3 fired=1 missed=0 context=atomic
 # expect-out: points after clear: 0
 # expect-out: rearm: write: ok
-# expect-out: points after empty write: 0
+# expect-out: points after empty write: 1
 # expect-out: PC-GUEST-END
 # expect: provoke_crash: @sys@getppid: unaligned_load_store: 
 # reject: BUG:|Oops|FAIL:|WARNING:

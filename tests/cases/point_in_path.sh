@@ -19,7 +19,7 @@ C=$D/crashpoints
 pc-guest write $C "@sys@getppid null_dereference" >/dev/null
 echo "entry: $(cat $C)"
 pc-guest hit getppid 1
-pc-guest write $C "" >/dev/null
+pc-guest write $C "\n" >/dev/null
 for off in @insn_offs@; do
 	if pc-guest write $C "@sys@getppid+$off null_dereference" >/dev/null; then
 		echo "offset: $(cat $C)"
@@ -28,4 +28,4 @@ for off in @insn_offs@; do
 		break
 	fi
 done
-pc-guest write $C "" >/dev/null
+pc-guest write $C "\n" >/dev/null

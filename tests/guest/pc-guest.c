@@ -14,6 +14,11 @@
  *   pc-guest cycle FILE N ARM DISARM
  *                              N times: write ARM, then DISARM; prints
  *                              "cycle: N done, E errors"
+ *   pc-guest read FILE         read(2) FILE through, print its size
+ *   pc-guest refuse FILE N TEXT
+ *                              N writes of TEXT, each expected to fail;
+ *                              prints "refuse: N writes, R refused with
+ *                              ENAME, A accepted"
  */
 #define _GNU_SOURCE
 #include <ctype.h>
@@ -187,6 +192,50 @@ static int do_cycle(const char *file, long times, const char *arm,
 	return errors != 0;
 }
 
+/* Read @file with read(2), for points on the read path. */
+static int do_read(const char *file)
+{
+	char buf[4096];
+	ssize_t n, total = 0;
+	int fd = open(file, O_RDONLY);
+
+	if (fd < 0)
+		return 1;
+	while ((n = read(fd, buf, sizeof(buf))) > 0)
+		total += n;
+	printf("read: %zd bytes\n", total);
+	return n < 0;
+}
+
+/* @times writes of @text that should all fail, with one errno. */
+static int do_refuse(const char *file, long times, const char *text)
+{
+	char *buf = malloc(strlen(text) + 1);
+	size_t len = unescape(text, buf);
+	long i, refused = 0, accepted = 0;
+	const char *name = "none";
+	int fd = open(file, O_WRONLY);
+
+	if (fd < 0) {
+		printf("refuse: open %s: %s\n", file, strerror(errno));
+		return 1;
+	}
+	for (i = 0; i < times; i++) {
+		if (write(fd, buf, len) >= 0) {
+			accepted++;
+			continue;
+		}
+		if (!refused)
+			name = strerrorname_np(errno);
+		else if (strcmp(name, strerrorname_np(errno)))
+			name = "mixed errors";
+		refused++;
+	}
+	printf("refuse: %ld writes, %ld refused with %s, %ld accepted\n",
+	       times, refused, name, accepted);
+	return accepted != 0;
+}
+
 /* Each line of TEXT in a write of its own: "timelines: N writes, M ms". */
 static int do_timelines(const char *file, const char *text)
 {
@@ -229,8 +278,13 @@ int main(int argc, char **argv)
 		return do_timewrite(argv[2], argv[3]);
 	if (argc == 4 && !strcmp(argv[1], "timelines"))
 		return do_timelines(argv[2], argv[3]);
+	if (argc == 3 && !strcmp(argv[1], "read"))
+		return do_read(argv[2]);
+	if (argc == 5 && !strcmp(argv[1], "refuse"))
+		return do_refuse(argv[2], atol(argv[3]), argv[4]);
 	fprintf(stderr, "usage: pc-guest write FILE TEXT | hit SYSCALL N |\n"
 		"       pc-guest cycle FILE N ARM DISARM | time SYSCALL N |\n"
-		"       pc-guest timewrite FILE TEXT | timelines FILE TEXT\n");
+		"       pc-guest timewrite FILE TEXT | timelines FILE TEXT |\n"
+		"       pc-guest refuse FILE N TEXT | read FILE\n");
 	return 2;
 }
