@@ -268,5 +268,6 @@ void pc_crashpoints_exit(void)
 {
 	mutex_lock(&pc_points_lock);
 	pc_free_matching(pc_any);
+	pc_entry_exit();
 	mutex_unlock(&pc_points_lock);
 }

@@ -55,6 +55,7 @@ struct pc_point {
 	atomic_long_t claimed;	/* firings granted against times= */
 	atomic_long_t fired;
 	atomic_long_t missed;	/* would have fired, but could not run there */
+	unsigned long miss_told;	/* bit 0: the first such miss was logged */
 	char where[PC_PLACE_MAX];	/* SYMBOL[+OFFSET|%return] as listed */
 	char options[PC_OPTIONS_MAX];	/* as listed: the non-default ones */
 	char symbol[PC_SYMBOL_MAX];
@@ -132,9 +133,11 @@ bool pc_return_divert(struct pc_point *point, struct pt_regs *regs);
  * pc_entry_enable(): make points live, all or none, patching every call
  * site in one text update.  pc_entry_disable(): take live points out and
  * wait until the callback cannot see them (one RCU grace period).
+ * pc_entry_exit(): unregister the ops, once every point is gone.
  */
 bool pc_entry_can_be_fast(struct pc_point *point);
 int pc_entry_enable(struct pc_point **points, int n);
 void pc_entry_disable(struct pc_point **points, int n);
+void pc_entry_exit(void);
 
 #endif /* PROVOKE_CRASH_CRASHPOINT_H */

@@ -53,7 +53,7 @@ static void notrace pc_entry_hit(unsigned long ip, unsigned long parent_ip,
 			return;
 		if (!pc_path_may_run(point->type,
 				     pc_context_now(PC_FTRACE_LEVELS),
-				     point->where)) {
+				     point->where, &point->miss_told)) {
 			pc_point_missed(point);
 			return;
 		}
@@ -139,6 +139,39 @@ static unsigned long *pc_entry_ips(struct pc_point **points, int n)
 	return ips;
 }
 
+/*
+ * A call site never called.  The filter holds it from the first point on,
+ * so it never goes empty (an ops with an empty filter traces every
+ * function), and the ops stays registered until unload: unregistering a
+ * module's ops waits for every task to leave its trampoline (tasks RCU),
+ * a tenth of a second or more, which disarming the last point would pay.
+ */
+static noinline void __used pc_entry_parked(void)
+{
+	barrier();
+}
+
+/* Register the ops on its first call sites, with the parking one. */
+static int pc_entry_register(unsigned long *ips, int n)
+{
+	static unsigned char park[] = "pc_entry_parked";
+	int ret;
+
+	ret = ftrace_set_filter(&pc_entry_ops, park, sizeof(park) - 1, 0);
+	if (!ret)
+		ret = ftrace_set_filter_ips(&pc_entry_ops, ips, n, 0, 0);
+	if (!ret)
+		ret = register_ftrace_function(&pc_entry_ops);
+	if (ret) {
+		pr_warn("crashpoints: ftrace refused the callback: error %d\n",
+			ret);
+		ftrace_free_filter(&pc_entry_ops);
+		return ret;
+	}
+	pc_entry_registered = true;
+	return 0;
+}
+
 int pc_entry_enable(struct pc_point **points, int n)
 {
 	unsigned long *ips;
@@ -153,19 +186,13 @@ int pc_entry_enable(struct pc_point **points, int n)
 	for (i = 0; i < n; i++)
 		hash_add_rcu(pc_entry_points, &points[i]->entry_node,
 			     points[i]->entry_ip);
-	ret = ftrace_set_filter_ips(&pc_entry_ops, ips, n, 0, 0);
-	if (ret) {
-		pr_warn("crashpoints: ftrace refused the call sites: error %d\n",
-			ret);
-	} else if (!pc_entry_registered) {
-		ret = register_ftrace_function(&pc_entry_ops);
-		if (ret) {
-			pr_warn("crashpoints: ftrace refused the callback: error %d\n",
+	if (pc_entry_registered) {
+		ret = ftrace_set_filter_ips(&pc_entry_ops, ips, n, 0, 0);
+		if (ret)
+			pr_warn("crashpoints: ftrace refused the call sites: error %d\n",
 				ret);
-			ftrace_set_filter_ips(&pc_entry_ops, ips, n, 1, 0);
-		} else {
-			pc_entry_registered = true;
-		}
+	} else {
+		ret = pc_entry_register(ips, n);
 	}
 	kvfree(ips);
 	for (i = 0; i < n; i++) {
@@ -187,14 +214,6 @@ void pc_entry_disable(struct pc_point **points, int n)
 	if (!n)
 		return;
 	/*
-	 * An ops with an empty filter traces every function: unregister it
-	 * before its last call site goes.
-	 */
-	if (pc_entry_registered && n == pc_entry_live) {
-		unregister_ftrace_function(&pc_entry_ops);
-		pc_entry_registered = false;
-	}
-	/*
 	 * Out of the table, the callback ignores a call site; so if
 	 * trimming the filter fails, a stale site only costs a lookup.
 	 */
@@ -214,4 +233,14 @@ void pc_entry_disable(struct pc_point **points, int n)
 	pc_entry_live -= n;
 	/* The callback may still be looking at them: see the table. */
 	synchronize_rcu();
+}
+
+/* At unload, every point gone: the one wait for the trampoline's users. */
+void pc_entry_exit(void)
+{
+	if (!pc_entry_registered)
+		return;
+	unregister_ftrace_function(&pc_entry_ops);
+	ftrace_free_filter(&pc_entry_ops);
+	pc_entry_registered = false;
 }

@@ -54,7 +54,7 @@ int pc_point_hit(struct kprobe *kp, struct pt_regs *regs)
 	if (!pc_point_counts(point))
 		return 0;
 	if (!pc_path_may_run(point->type, pc_trapped_context(kp),
-			     point->where)) {
+			     point->where, &point->miss_told)) {
 		pc_point_missed(point);
 		return 0;
 	}
@@ -94,7 +94,7 @@ int pc_point_return(struct kretprobe_instance *ri, struct pt_regs *regs)
 	if (!pc_point_counts(point))
 		return 0;
 	if (!pc_path_may_run(point->type, in_nmi() ? PC_CTX_NMI : PC_CTX_ATOMIC,
-			     point->where))
+			     point->where, &point->miss_told))
 		pc_point_missed(point);
 	else
 		pc_crash_run(point->type, point->where);

@@ -68,13 +68,14 @@ int notrace pc_context_now(unsigned int levels)
 NOKPROBE_SYMBOL(pc_context_now);
 
 bool notrace pc_path_may_run(const struct pc_crash_type *type, int context,
-			     const char *where)
+			     const char *where, unsigned long *told)
 {
 	if (context <= type->context)
 		return true;
-	pr_warn_ratelimited("crashpoints: %s: %s missed: it needs %s context at most, and the path is in %s context here\n",
-			    where, type->name, pc_context_name(type->context),
-			    pc_context_name(context));
+	if (!test_and_set_bit(0, told))
+		pr_warn("crashpoints: %s: %s missed: it needs %s context at most, and the path is in %s context here\n",
+			where, type->name, pc_context_name(type->context),
+			pc_context_name(context));
 	return false;
 }
 NOKPROBE_SYMBOL(pc_path_may_run);

@@ -38,11 +38,11 @@ struct pc_path {
 int pc_context_now(unsigned int levels);
 
 /*
- * Whether @type can run, and complete, in @context; if not, logs (rate
- * limited) why the hit at @where is missed.
+ * Whether @type can run, and complete, in @context; if not, logs why the
+ * hit at @where is missed, the first time @told (a point's) is clear.
  */
 bool pc_path_may_run(const struct pc_crash_type *type, int context,
-		     const char *where);
+		     const char *where, unsigned long *told);
 
 /* From a handler: a slot for current, or NULL (the hit is then missed). */
 struct pc_path *pc_path_claim(const struct pc_crash_type *type,
