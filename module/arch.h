@@ -10,6 +10,10 @@
  * pc_arch_return_frame() / pc_arch_swap_return(): at a function's first
  * instruction, the stack pointer the function will return with (which
  * names its frame) and the swap of its return address for @landing.
+ * pc_arch_landing_caller(): in a C landing (not x86's), make its own
+ * frame show @ret as its caller.
+ * pc_arch_ftrace_site(): the ftrace call site of the function whose entry
+ * a registered kprobe is at, or 0 if it has none.
  */
 #ifndef PROVOKE_CRASH_ARCH_H
 #define PROVOKE_CRASH_ARCH_H
@@ -61,6 +65,16 @@ static inline unsigned long pc_arch_swap_return(struct pt_regs *regs,
 	return ret;
 }
 
+/* kprobes chose ftrace for this place: it is an ftrace call site. */
+static inline unsigned long pc_arch_ftrace_site(struct kprobe *kp)
+{
+#ifdef CONFIG_KPROBES_ON_FTRACE
+	return kprobe_ftrace(kp) ? (unsigned long)kp->addr : 0;
+#else
+	return 0;
+#endif
+}
+
 #elif defined(CONFIG_ARM64)
 #include <asm/insn.h>
 
@@ -102,6 +116,37 @@ static inline unsigned long pc_arch_swap_return(struct pt_regs *regs,
 	return ret;
 }
 
+/* In the landing: its frame record names the place it returned to. */
+#define pc_arch_landing_caller(ret) \
+	(((unsigned long *)__builtin_frame_address(0))[1] = (ret))
+
+/*
+ * arm64 kprobes never use ftrace: find the function's ftrace call site
+ * by its shape.  ftrace made the first of the two patchable NOPs (after a
+ * BTI landing pad, if any) "mov x9, x30"; the second, a NOP or a BL to
+ * ftrace_caller, is the call site, the ip the callback receives.
+ */
+#define PC_MOV_X9_X30	0xaa1e03e9
+#define PC_NOP		0xd503201f
+
+static inline unsigned long pc_arch_ftrace_site(struct kprobe *kp)
+{
+	const __le32 *insn = (const __le32 *)kp->addr;
+	u32 site;
+	int i;
+
+	if (!IS_ENABLED(CONFIG_DYNAMIC_FTRACE))
+		return 0;
+	for (i = 0; i < 2; i++) {
+		if (le32_to_cpu(insn[i]) != PC_MOV_X9_X30)
+			continue;
+		site = le32_to_cpu(insn[i + 1]);
+		if (site == PC_NOP || aarch64_insn_is_bl(site))
+			return (unsigned long)&insn[i + 1];
+	}
+	return 0;
+}
+
 #else
 #define PC_CAN_REDIRECT	false
 
@@ -126,6 +171,13 @@ static inline unsigned long pc_arch_swap_return(struct pt_regs *regs,
 {
 	return 0;
 }
+
+static inline unsigned long pc_arch_ftrace_site(struct kprobe *kp)
+{
+	return 0;
+}
+
+#define pc_arch_landing_caller(ret) do { } while (0)
 #endif
 
 #endif /* PROVOKE_CRASH_ARCH_H */

@@ -25,6 +25,7 @@
 #include <linux/rcupdate.h>
 #include <linux/slab.h>
 
+#include "arch.h"
 #include "crashpoint.h"
 
 /*
@@ -80,51 +81,11 @@ static struct ftrace_ops pc_entry_ops = {
 	.flags = FTRACE_OPS_FL_RCU | FTRACE_OPS_FL_RECURSION,
 };
 
-#ifdef CONFIG_KPROBES_ON_FTRACE
-/* kprobes chose ftrace for this place: it is an ftrace call site. */
-static unsigned long pc_ftrace_site(struct kprobe *kp)
-{
-	return kprobe_ftrace(kp) ? (unsigned long)kp->addr : 0;
-}
-#elif defined(CONFIG_ARM64) && defined(CONFIG_DYNAMIC_FTRACE)
-#include <asm/insn.h>
-
-/*
- * arm64 kprobes never use ftrace: find the function's ftrace call site
- * by its shape.  ftrace made the first of the two patchable NOPs (after a
- * BTI landing pad, if any) "mov x9, x30"; the second, a NOP or a BL to
- * ftrace_caller, is the call site, the ip the callback receives.
- */
-#define PC_MOV_X9_X30	0xaa1e03e9
-#define PC_NOP		0xd503201f
-
-static unsigned long pc_ftrace_site(struct kprobe *kp)
-{
-	const __le32 *insn = (const __le32 *)kp->addr;
-	u32 site;
-	int i;
-
-	for (i = 0; i < 2; i++) {
-		if (le32_to_cpu(insn[i]) != PC_MOV_X9_X30)
-			continue;
-		site = le32_to_cpu(insn[i + 1]);
-		if (site == PC_NOP || aarch64_insn_is_bl(site))
-			return (unsigned long)&insn[i + 1];
-	}
-	return 0;
-}
-#else
-static unsigned long pc_ftrace_site(struct kprobe *kp)
-{
-	return 0;
-}
-#endif
-
 bool pc_entry_can_be_fast(struct pc_point *point)
 {
 	if (point->on_return || point->rp.kp.offset)
 		return false;
-	point->entry_ip = pc_ftrace_site(&point->rp.kp);
+	point->entry_ip = pc_arch_ftrace_site(&point->rp.kp);
 	return point->entry_ip;
 }
 

@@ -82,10 +82,7 @@ noinline void pc_return_landing(void)
 
 	if (!path)
 		pc_return_no_slot();
-#ifdef CONFIG_ARM64
-	/* The landing's frame record names the place it returned to. */
-	((unsigned long *)__builtin_frame_address(0))[1] = path->ret_addr;
-#endif
+	pc_arch_landing_caller(path->ret_addr);
 	pc_path_try(path);
 	BUG();	/* BUG on purpose: the caller cannot resume */
 }
