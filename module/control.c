@@ -118,8 +118,10 @@ static int pc_apply(const char *buf, size_t len, struct pc_line *line)
 	}
 	if (ret)
 		pc_free_matching(pc_pending);
-	list_for_each_entry(point, &pc_points, list)
-		point->pending = point->doomed = false;
+	list_for_each_entry(point, &pc_points, list) {
+		point->pending = false;
+		point->doomed = false;
+	}
 	mutex_unlock(&pc_points_lock);
 	pc_path_reclaim();
 	return ret;

@@ -60,6 +60,7 @@ struct pc_point {
 	char options[PC_OPTIONS_MAX];	/* as listed: the non-default ones */
 	char symbol[PC_SYMBOL_MAX];
 };
+
 /* probability=: a per-CPU generator, safe in any context. */
 DECLARE_PER_CPU(struct rnd_state, pc_rnd);
 
@@ -123,8 +124,12 @@ int pc_probe_context(struct kprobe *kp);
 /*
  * return_path.c.  pc_return_divert(): make the function whose entry
  * @regs is at return into the point's crash; false if it cannot.
+ * pc_return_landing: where it returns (x86: assembly that hands over to
+ * pc_return_landed()).
  */
 bool pc_return_divert(struct pc_point *point, struct pt_regs *regs);
+void pc_return_landing(void);
+void __noreturn pc_return_landed(unsigned long *ret_slot);
 
 /*
  * entry_fast.c.  pc_entry_can_be_fast(): whether a registered (disabled)

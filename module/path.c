@@ -65,6 +65,7 @@ int notrace pc_context_now(unsigned int levels)
 		return PC_CTX_IRQS;
 	return PC_CTX_PREEMPT;
 }
+
 NOKPROBE_SYMBOL(pc_context_now);
 
 bool notrace pc_path_may_run(const struct pc_crash_type *type, int context,
@@ -78,6 +79,7 @@ bool notrace pc_path_may_run(const struct pc_crash_type *type, int context,
 			pc_context_name(context));
 	return false;
 }
+
 NOKPROBE_SYMBOL(pc_path_may_run);
 
 struct pc_path *notrace pc_path_claim(const struct pc_crash_type *type,
@@ -106,6 +108,7 @@ struct pc_path *notrace pc_path_claim(const struct pc_crash_type *type,
 			    where, type->name, PC_PATH_SLOTS);
 	return NULL;
 }
+
 NOKPROBE_SYMBOL(pc_path_claim);
 
 struct pc_path *pc_path_find_frame(unsigned long sp)

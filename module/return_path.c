@@ -30,9 +30,6 @@
 #include "arch.h"
 #include "crashpoint.h"
 
-void pc_return_landing(void);
-void __noreturn pc_return_landed(unsigned long *ret_slot);
-
 static void __noreturn pc_return_no_slot(void)
 {
 	pr_emerg("crashpoints: a %%return landing with no crash noted for %s[%d]: BUG\n",
@@ -60,16 +57,16 @@ __visible void __noreturn pc_return_landed(unsigned long *ret_slot)
 
 /* Entered by the diverted function's ret, never called. */
 asm(".pushsection .text, \"ax\"\n"
-    ".globl pc_return_landing\n"
-    ".type pc_return_landing, @function\n"
-    "pc_return_landing:\n"
-    ANNOTATE_NOENDBR "\n"
-    "	subq $8, %rsp\n"
-    UNWIND_HINT_FUNC "\n"
-    "	movq %rsp, %rdi\n"
-    "	jmp pc_return_landed\n"
-    ".size pc_return_landing, .-pc_return_landing\n"
-    ".popsection\n");
+	".globl pc_return_landing\n"
+	".type pc_return_landing, @function\n"
+	"pc_return_landing:\n"
+	ANNOTATE_NOENDBR "\n"
+	"	subq $8, %rsp\n"
+	UNWIND_HINT_FUNC "\n"
+	"	movq %rsp, %rdi\n"
+	"	jmp pc_return_landed\n"
+	".size pc_return_landing, .-pc_return_landing\n"
+	".popsection\n");
 #else
 /*
  * Where the diverted function returns: in its task, as if the caller had

@@ -75,6 +75,7 @@ static const char *const *expected(const struct pc_type_info *t)
 static const char *const context_names[] = {
 	"task", "preempt", "irqs", "atomic", "nmi"
 };
+
 static const char *const fate_names[] = {
 	"oops", "panic", "report", "silent", "hang"
 };

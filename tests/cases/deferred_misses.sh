@@ -2,22 +2,23 @@
 # scheduler) runs at a point only where the path lets it come; elsewhere
 # the hit is counted as missed and the module says why, and the kernel
 # stays up.  Paths: the tick (interrupts off), the timer softirq, and
-# __task_pid_nr_ns() under getppid()'s rcu_read_lock() (not preemptible).
+# __d_lookup_rcu(), which a path walk calls under rcu_read_lock() (not
+# preemptible).
 # boot: log_buf_len=1M
 # expect: crashpoints: update_process_times: oops_interrupt_context missed: it needs irqs context at most, and the path is in atomic context here
 # expect: crashpoints: update_process_times: stack_end_corruption missed: it needs preempt context at most, and the path is in atomic context here
 # expect: crashpoints: run_timer_softirq: oops_softirq_context missed: it needs preempt context at most, and the path is in irqs context here
-# expect: crashpoints: __task_pid_nr_ns: stack_end_corruption missed: it needs preempt context at most, and the path is in irqs context here
+# expect: crashpoints: __d_lookup_rcu: stack_end_corruption missed: it needs preempt context at most, and the path is in irqs context here
 # expect-out: irqs-off: update_process_times oops_interrupt_context times=-1 hits=[1-9][0-9]* fired=0 missed=[1-9][0-9]* context=path:irqs
 # expect-out: irqs-off: update_process_times stack_end_corruption times=-1 hits=[1-9][0-9]* fired=0 missed=[1-9][0-9]* context=path:preempt
 # expect-out: softirq: run_timer_softirq oops_softirq_context times=-1 hits=[1-9][0-9]* fired=0 missed=[1-9][0-9]* context=path:preempt
-# expect-out: rcu: __task_pid_nr_ns stack_end_corruption times=-1 comm=pc-guest hits=[1-9][0-9]* fired=0 missed=[1-9][0-9]* context=path:preempt
+# expect-out: rcu: __d_lookup_rcu stack_end_corruption times=-1 comm=pc-guest hits=[1-9][0-9]* fired=0 missed=[1-9][0-9]* context=path:preempt
 # expect-out: PC-GUEST-END
 # reject: Kernel panic|Oops|kernel BUG|FAIL:
 C=$D/crashpoints
 try() {
 	pc-guest write $C "$2 times=-1" >/dev/null
-	[ -n "$3" ] && pc-guest hit getppid 5 >/dev/null
+	[ -n "$3" ] && pc-guest read /proc/version >/dev/null
 	sleep 2
 	echo "$1: $(cat $C)"
 	pc-guest write $C "\n" >/dev/null
@@ -25,4 +26,4 @@ try() {
 try irqs-off "update_process_times oops_interrupt_context"
 try irqs-off "update_process_times stack_end_corruption"
 try softirq "run_timer_softirq oops_softirq_context"
-try rcu "__task_pid_nr_ns stack_end_corruption comm=pc-guest" hit
+try rcu "__d_lookup_rcu stack_end_corruption comm=pc-guest" read
