@@ -11,13 +11,17 @@
 # reject-out: fired lines: [1-9]
 # reject: Kernel panic|Oops|BUG:|FAIL:
 C=$D/crashpoints
-set -- @insn_offs@
+# An offset that takes a probe on this kernel (a whole instruction).
+for off in @insn_offs@; do
+	pc-guest write $C "@sys@getppid+$off report" >/dev/null && break
+done
+pc-guest write $C "\n" >/dev/null
 echo 1 >/proc/sys/kernel/printk
 pc-guest hit getppid -1 >/dev/null &
 h1=$!
 pc-guest hit getpgrp -1 >/dev/null &
 h2=$!
-pc-guest refuse $C 300 "@sys@getppid%return panic\n@sys@getpgrp panic\n@sys@getppid+$1 panic\nno_such_symbol_pc bugon"
+pc-guest refuse $C 300 "@sys@getppid%return panic\n@sys@getpgrp panic\n@sys@getppid+$off panic\nno_such_symbol_pc bugon"
 kill $h1 $h2
 wait
 echo 8 >/proc/sys/kernel/printk
