@@ -101,7 +101,8 @@ pc_debug_kernel() {
 	mkdir -p "$b"
 	cp "$PC_DEBUG_FRAGMENT" "$dir/debug-kernel.config"
 	{
-		make -C "$src" O="$b" tinyconfig &&
+		# ARCH=x86_64: with ARCH=x86, tinyconfig is a 32-bit config.
+		make -C "$src" O="$b" ARCH=x86_64 tinyconfig &&
 			"$src/scripts/kconfig/merge_config.sh" -m -O "$b" "$b/.config" \
 				"$dir/debug-kernel.config" &&
 			make -C "$src" O="$b" olddefconfig
@@ -110,7 +111,7 @@ pc_debug_kernel() {
 		echo "$bad" | sed 's/^/  /' >&2
 		pc_die "debug kernel: these options did not stick after olddefconfig (fix $PC_DEBUG_FRAGMENT)"
 	fi
-	pc_log "debug kernel: config verified; make -j$(nproc) (about 20 minutes on 2 cores)"
+	pc_log "debug kernel: config verified; make -j$(nproc) (13 to 15 minutes on 2 cores)"
 	make -C "$src" O="$b" -j"$(nproc)" all >>"$log" 2>&1
 	rc=$?
 	if [ $rc = 0 ]; then
