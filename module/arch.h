@@ -39,6 +39,8 @@ static inline void pc_arch_redirect(struct pt_regs *regs, void *fn,
 	 */
 	if (push_return)
 		int3_emulate_push(regs, at + 1);
+	/* Not inside the path's user access window: SMAP must see us. */
+	regs->flags &= ~X86_EFLAGS_AC;
 	regs->di = arg;
 	instruction_pointer_set(regs, (unsigned long)fn);
 }

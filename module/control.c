@@ -7,9 +7,12 @@
  * pc_line (a page of newlines is 4097 lines: no array of them).  Then,
  * under pc_points_lock, each line is staged: an arm registers its probe
  * disabled and marks the point pending; a disarm or a clear marks points
- * doomed.  If every line stages, the write commits: doomed points are
- * freed, then the pending ones go live together.  If one fails, the
- * pending points are freed (they never fired) and the doomed ones stay.
+ * doomed.  If every line stages, the write commits: the doomed points
+ * stop counting hits, the pending ones' probes are enabled, and only when
+ * all of them are does the write arm its points (a flag the handlers
+ * read) and free the doomed ones.  If anything fails, the pending points
+ * are freed (they never fired) and the doomed ones count again: a write
+ * that fails changes nothing.
  */
 #include <linux/capability.h>
 #include <linux/debugfs.h>
@@ -113,11 +116,16 @@ static int pc_apply(const char *buf, size_t len, struct pc_line *line)
 			ret = pc_stage(line);
 	}
 	if (!ret) {
-		pc_free_matching(pc_doomed);
+		pc_points_arm(pc_doomed, false);
 		ret = pc_points_enable();
 	}
-	if (ret)
+	if (ret) {
 		pc_free_matching(pc_pending);
+		pc_points_arm(pc_doomed, true);
+	} else {
+		pc_points_arm(pc_arming, true);
+		pc_free_matching(pc_doomed);
+	}
 	list_for_each_entry(point, &pc_points, list) {
 		point->pending = false;
 		point->doomed = false;

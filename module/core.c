@@ -84,17 +84,22 @@ static int __init pc_init(void)
 	ret = pc_path_init();
 	if (ret)
 		return ret;
-	/* Points first, files last: nobody writes to a half-made module. */
-	ret = pc_crashpoints_init();
-	if (ret)
-		goto fail;
+	/*
+	 * The directory first (debugfs=off fails here, before anything is
+	 * armed), then the points of points=, then the files: nobody writes
+	 * to a half-made module.
+	 */
 	pc_dir = debugfs_create_dir(PC_DIR_NAME, NULL);
 	if (IS_ERR(pc_dir)) {
 		ret = PTR_ERR(pc_dir);
 		pr_err("cannot create debugfs directory %s: error %d\n",
 		       PC_DIR_NAME, ret);
-		goto fail;
+		pc_path_exit();
+		return ret;
 	}
+	ret = pc_crashpoints_init();
+	if (ret)
+		goto fail;
 	for (i = 0; i < PC_NR_CRASH_TYPES; i++)
 		debugfs_create_file(pc_crash_types[i].name, 0200, pc_dir,
 				    (void *)&pc_crash_types[i],
@@ -107,6 +112,7 @@ static int __init pc_init(void)
 
 fail:
 	/* Our code goes away with no regard to references: wait for users. */
+	debugfs_remove(pc_dir);
 	pc_crashpoints_exit();
 	pc_path_drain();
 	pc_interrupts_exit();

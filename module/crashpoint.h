@@ -46,6 +46,7 @@ struct pc_point {
 	bool kprobe_live;	/* its kprobe was enabled */
 	bool pending;		/* armed by the write being applied */
 	bool doomed;		/* disarmed by the write being applied */
+	bool armed;		/* its write committed: hits count (READ_ONCE) */
 	const struct pc_crash_type *type;
 	struct pc_conditions cond;
 	int context;		/* PC_CTX_* the handler runs in */
@@ -105,10 +106,15 @@ static __always_inline bool pc_point_counts(struct pc_point *point)
 	return true;
 }
 
-/* A hit that was to fire but cannot run where it happened. */
+/*
+ * A hit that was to fire but cannot run where it happened: it does not
+ * use up one of times= either.
+ */
 static __always_inline void pc_point_missed(struct pc_point *point)
 {
 	atomic_long_dec(&point->fired);
+	if (point->cond.times >= 0)
+		atomic_long_dec(&point->claimed);
 	atomic_long_inc(&point->missed);
 }
 

@@ -48,7 +48,13 @@ static void notrace pc_entry_hit(unsigned long ip, unsigned long parent_ip,
 	struct pc_path *path;
 
 	hash_for_each_possible_rcu_notrace(pc_entry_points, point, entry_node, ip) {
-		if (point->entry_ip != ip)
+		/*
+		 * Not this site, not committed yet, or in a module that
+		 * went away (kprobes marks the point's kprobe gone before
+		 * the text can be reused).
+		 */
+		if (point->entry_ip != ip || !READ_ONCE(point->armed) ||
+		    (READ_ONCE(point->rp.kp.flags) & KPROBE_FLAG_GONE))
 			continue;
 		if (!pc_point_counts(point))
 			return;
@@ -70,6 +76,8 @@ static void notrace pc_entry_hit(unsigned long ip, unsigned long parent_ip,
 		/*
 		 * The path never returns to ftrace: give it back its own
 		 * preemption state.  Nothing here reads the point again.
+		 * ftrace's recursion bit for this context stays set: this
+		 * task, which is to die, traces nothing more.
 		 */
 		preempt_enable_notrace();
 		pc_path_run(path);
@@ -112,21 +120,29 @@ static noinline void __used pc_entry_parked(void)
 	barrier();
 }
 
-/* Register the ops on its first call sites, with the parking one. */
+/*
+ * Register the ops on its first call sites, with the parking one.  On
+ * failure the filter is emptied again (its hashes are freed at unload
+ * only: ftrace_free_filter() leaves the ops pointing at them).
+ */
 static int pc_entry_register(unsigned long *ips, int n)
 {
 	static unsigned char park[] = "pc_entry_parked";
 	int ret;
 
 	ret = ftrace_set_filter(&pc_entry_ops, park, sizeof(park) - 1, 0);
-	if (!ret)
-		ret = ftrace_set_filter_ips(&pc_entry_ops, ips, n, 0, 0);
+	if (ret) {
+		pr_warn("crashpoints: ftrace has no call site in pc_entry_parked(): error %d\n",
+			ret);
+		return ret;
+	}
+	ret = ftrace_set_filter_ips(&pc_entry_ops, ips, n, 0, 0);
 	if (!ret)
 		ret = register_ftrace_function(&pc_entry_ops);
 	if (ret) {
 		pr_warn("crashpoints: ftrace refused the callback: error %d\n",
 			ret);
-		ftrace_free_filter(&pc_entry_ops);
+		ftrace_set_filter(&pc_entry_ops, NULL, 0, 1);
 		return ret;
 	}
 	pc_entry_registered = true;
@@ -143,10 +159,6 @@ int pc_entry_enable(struct pc_point **points, int n)
 	ips = pc_entry_ips(points, n);
 	if (!ips)
 		return -ENOMEM;
-	/* In the table first: a patched call site must find its point. */
-	for (i = 0; i < n; i++)
-		hash_add_rcu(pc_entry_points, &points[i]->entry_node,
-			     points[i]->entry_ip);
 	if (pc_entry_registered) {
 		ret = ftrace_set_filter_ips(&pc_entry_ops, ips, n, 0, 0);
 		if (ret)
@@ -156,37 +168,66 @@ int pc_entry_enable(struct pc_point **points, int n)
 		ret = pc_entry_register(ips, n);
 	}
 	kvfree(ips);
+	if (ret)
+		return ret;
+	/*
+	 * Into the table once ftrace took the sites: a site patched before
+	 * its point is there finds nothing and returns (and the point is not
+	 * armed before its write commits anyway).
+	 */
 	for (i = 0; i < n; i++) {
-		if (ret)
-			hash_del_rcu(&points[i]->entry_node);
-		else
-			points[i]->fast_live = true;
+		hash_add_rcu(pc_entry_points, &points[i]->entry_node,
+			     points[i]->entry_ip);
+		points[i]->fast_live = true;
 	}
-	if (!ret)
-		pc_entry_live += n;
-	return ret;
+	pc_entry_live += n;
+	return 0;
+}
+
+/* Whether a live point other than those of @points has the site @ip. */
+static bool pc_entry_site_shared(unsigned long ip, struct pc_point **points,
+				 int n)
+{
+	struct pc_point *point;
+	int i;
+
+	hash_for_each_possible(pc_entry_points, point, entry_node, ip) {
+		if (point->entry_ip != ip)
+			continue;
+		for (i = 0; i < n && points[i] != point; i++)
+			;
+		if (i == n)
+			return true;
+	}
+	return false;
 }
 
 void pc_entry_disable(struct pc_point **points, int n)
 {
 	unsigned long *ips;
-	int i;
+	int i, nips = 0;
 
 	if (!n)
 		return;
 	/*
-	 * Out of the table, the callback ignores a call site; so if
-	 * trimming the filter fails, a stale site only costs a lookup.
+	 * Out of the filter go the sites no other point keeps (a point
+	 * re-armed in the same write shares its site with the old one).
+	 * Out of the table, the callback ignores a site; so if trimming the
+	 * filter fails, a stale site only costs a lookup.
 	 */
-	ips = pc_entry_ips(points, n);
-	if (ips) {
-		ftrace_set_filter_ips(&pc_entry_ops, ips, n, 1, 0);
-		kvfree(ips);
-	} else {
-		for (i = 0; i < n; i++)
+	ips = kvmalloc_array(n, sizeof(*ips), GFP_KERNEL);
+	for (i = 0; i < n; i++) {
+		if (pc_entry_site_shared(points[i]->entry_ip, points, n))
+			continue;
+		if (ips)
+			ips[nips++] = points[i]->entry_ip;
+		else
 			ftrace_set_filter_ip(&pc_entry_ops, points[i]->entry_ip,
 					     1, 0);
 	}
+	if (ips && nips)
+		ftrace_set_filter_ips(&pc_entry_ops, ips, nips, 1, 0);
+	kvfree(ips);
 	for (i = 0; i < n; i++) {
 		hash_del_rcu(&points[i]->entry_node);
 		points[i]->fast_live = false;
@@ -199,9 +240,8 @@ void pc_entry_disable(struct pc_point **points, int n)
 /* At unload, every point gone: the one wait for the trampoline's users. */
 void pc_entry_exit(void)
 {
-	if (!pc_entry_registered)
-		return;
-	unregister_ftrace_function(&pc_entry_ops);
-	ftrace_free_filter(&pc_entry_ops);
+	if (pc_entry_registered)
+		unregister_ftrace_function(&pc_entry_ops);
 	pc_entry_registered = false;
+	ftrace_free_filter(&pc_entry_ops);
 }

@@ -51,7 +51,8 @@ int pc_point_hit(struct kprobe *kp, struct pt_regs *regs)
 	struct pc_point *point = container_of(kp, struct pc_point, rp.kp);
 	struct pc_path *path;
 
-	if (!pc_point_counts(point))
+	/* Enabled, but its write has not committed (or will not). */
+	if (!READ_ONCE(point->armed) || !pc_point_counts(point))
 		return 0;
 	if (!pc_path_may_run(point->type, pc_trapped_context(kp),
 			     point->where, &point->miss_told)) {
@@ -91,7 +92,7 @@ int pc_point_return(struct kretprobe_instance *ri, struct pt_regs *regs)
 	if (!rp)
 		return 0;
 	point = container_of(rp, struct pc_point, rp);
-	if (!pc_point_counts(point))
+	if (!READ_ONCE(point->armed) || !pc_point_counts(point))
 		return 0;
 	if (!pc_path_may_run(point->type, in_nmi() ? PC_CTX_NMI : PC_CTX_ATOMIC,
 			     point->where, &point->miss_told))

@@ -91,18 +91,20 @@ struct pc_path *notrace pc_path_claim(const struct pc_crash_type *type,
 	/* Fails once rmmod has begun: no new path into our code then. */
 	if (!try_module_get(THIS_MODULE))
 		return NULL;
+	/* Taken before the slot shows the task: reclaim may drop it. */
+	get_task_struct(current);
 	for (i = 0; i < PC_PATH_SLOTS; i++) {
 		path = &pc_paths[i];
 		if (READ_ONCE(path->task) || cmpxchg(&path->task, NULL, current))
 			continue;
-		get_task_struct(current);
 		path->type = type;
-		path->frame = 0;
 		path->ret_addr = 0;
 		strscpy(path->where, where, sizeof(path->where));
 		irq_work_queue(&pc_reclaim_irq_work);
 		return path;
 	}
+	/* Not the last reference: current holds its own. */
+	put_task_struct(current);
 	module_put(THIS_MODULE);
 	pr_warn_ratelimited("crashpoints: %s: %s missed: all %d crashes-in-progress slots are taken\n",
 			    where, type->name, PC_PATH_SLOTS);
@@ -127,9 +129,16 @@ struct pc_path *pc_path_find_frame(unsigned long sp)
 	return best;
 }
 
-/* Exactly once per slot: whoever moves ->task from @task to NULL. */
+/*
+ * Exactly once per slot: whoever moves ->task from @task to NULL.  ->frame
+ * is cleared first: a free slot never matches a landing's lookup, and the
+ * next owner finds it 0 (a %return diversion sets it after claiming).
+ */
 static void pc_path_release(struct pc_path *path, struct task_struct *task)
 {
+	if (READ_ONCE(path->task) != task)
+		return;
+	WRITE_ONCE(path->frame, 0);
 	if (cmpxchg(&path->task, task, NULL) != task)
 		return;
 	put_task_struct(task);
@@ -204,6 +213,11 @@ void pc_path_reclaim(void)
 		rcu_read_lock();
 		task = READ_ONCE(pc_paths[i].task);
 		dead = task && (READ_ONCE(task->__state) & TASK_DEAD);
+		/*
+		 * TASK_DEAD is set before its last schedule: wait that out
+		 * (on_cpu clears, with release, once it is off its CPU).
+		 */
+		dead = dead && !smp_load_acquire(&task->on_cpu);
 		rcu_read_unlock();
 		if (dead)
 			pc_path_release(&pc_paths[i], task);

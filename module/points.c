@@ -65,9 +65,10 @@ static bool pc_is_kretprobe(const struct pc_point *point)
  * A redirecting int3 probe needs a post_handler, so that kprobes does not
  * optimize it into a jump (which cannot change regs->ip).  An ftrace probe
  * must not have one: kprobes would arm it with its IPMODIFY ops, and
- * sharing the place with another kprobe then fails to disarm.  So an entry
- * point registers without it, and only a notrace function's entry (an
- * int3 probe after all) registers again with it.
+ * sharing the place with another kprobe then fails to disarm (an offset
+ * can be an ftrace site too: +4 after an IBT landing pad).  So a point
+ * registers without it, and only one that turned out to be an int3 probe
+ * registers again with it.
  */
 static int pc_register(struct pc_point *point)
 {
@@ -169,11 +170,8 @@ static void pc_point_policy(struct pc_point *point)
 	if (pc_is_kretprobe(point)) {
 		point->rp.handler = pc_point_return;
 	} else {
+		/* Whether it needs a post_handler: see pc_register(). */
 		kp->pre_handler = pc_point_hit;
-		/* An entry is usually an ftrace site: see pc_register(). */
-		if (IS_ENABLED(CONFIG_OPTPROBES) && point->redirect &&
-		    kp->offset)
-			kp->post_handler = pc_point_post;
 	}
 }
 
@@ -342,14 +340,20 @@ void pc_free_matching(bool (*match)(const struct pc_point *))
 			pc_free_points(&point, 1);
 }
 
+/* Armed by this write, and not disarmed again by a later line of it. */
+bool pc_arming(const struct pc_point *point)
+{
+	return point->pending && !point->doomed;
+}
+
 static bool pc_pending_fast(const struct pc_point *point)
 {
-	return point->pending && point->fast;
+	return pc_arming(point) && point->fast;
 }
 
 static bool pc_pending_kprobe(const struct pc_point *point)
 {
-	return point->pending && !point->fast;
+	return pc_arming(point) && !point->fast;
 }
 
 /* Make the kprobes of this write live, or none of them. */
@@ -377,9 +381,8 @@ static int pc_enable_kprobes(void)
 }
 
 /*
- * Make the points this write armed live: the fast ones in one batch, then
- * the kprobes.  Only the kernel refusing (out of memory) fails here; the
- * fast batch is then taken out again, so the write still arms none.
+ * Enable the points this write armed, not yet armed: the fast ones in one
+ * batch, then the kprobes; all or none.
  */
 int pc_points_enable(void)
 {
@@ -397,4 +400,14 @@ int pc_points_enable(void)
 	}
 	kvfree(fast);
 	return ret;
+}
+
+/* Whether the points @match accepts count their hits (WRITE_ONCE). */
+void pc_points_arm(bool (*match)(const struct pc_point *), bool armed)
+{
+	struct pc_point *point;
+
+	list_for_each_entry(point, &pc_points, list)
+		if (match(point))
+			WRITE_ONCE(point->armed, armed);
 }

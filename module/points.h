@@ -3,8 +3,9 @@
  * points.c: the point registry, under control.c's pc_points_lock.
  *
  * pc_point_stage(): create, check and register (disabled) a point for a
- * parsed line, pending on the list.  pc_points_enable(): make the pending
- * points live, all or none.  pc_free_matching(): unregister and free the
+ * parsed line, pending on the list.  pc_points_enable(): enable the
+ * pending points' probes, all or none; their hits are ignored until
+ * pc_points_arm() arms them.  pc_free_matching(): unregister and free the
  * points @match accepts, waiting for their handlers once per batch.
  */
 #ifndef PROVOKE_CRASH_POINTS_H
@@ -18,6 +19,8 @@ void pc_format_place(char *buf, size_t len, const struct pc_line *line);
 struct pc_point *pc_find_by_place(const struct pc_line *line);
 int pc_point_stage(const struct pc_line *line);
 int pc_points_enable(void);
+void pc_points_arm(bool (*match)(const struct pc_point *), bool armed);
+bool pc_arming(const struct pc_point *point);
 struct pc_point **pc_collect(bool (*match)(const struct pc_point *), int *n);
 void pc_free_matching(bool (*match)(const struct pc_point *));
 unsigned long pc_missed(const struct pc_point *point);
