@@ -36,5 +36,5 @@ wait
 insmod /provoke_crash.ko && echo "reload: ok"
 echo 8 >/proc/sys/kernel/printk
 echo "oopses: $(dmesg | grep -c 'BUG: kernel NULL pointer dereference')"
-dmesg | grep -E 'kernel BUG at|cannot resume|KASAN|circular locking|suspicious RCU|sleeping function|UBSAN|general protection|WARNING:' |
+dmesg | grep -E 'kernel BUG at|cannot resume|BUG: KASAN|circular locking|suspicious RCU|sleeping function|UBSAN|general protection|WARNING:' |
 	sed 's/^/dmesg-bad: /' | head -n 5
