@@ -108,9 +108,15 @@ int pc_crash_read_after_free(void)
 	kfree(obj);
 	OPTIMIZER_HIDE_VAR(obj);
 	seen = READ_ONCE(obj[PC_HEAP_OFFSET]);
-	/* KFENCE faults on the read and reports it; it does not poison. */
+	/*
+	 * KFENCE faults on the read and reports it, KASAN reports it before
+	 * it happens; neither poisons.
+	 */
 	if (is_kfence_address(obj))
 		pr_info("read_after_free: the freed object was KFENCE's\n");
+	else if (IS_ENABLED(CONFIG_KASAN_GENERIC))
+		pr_info("read_after_free: the read was KASAN's to report (it read 0x%02x)\n",
+			seen);
 	else if (seen == POISON_FREE)
 		pr_info("read_after_free: the freed object reads as poison 0x%02x\n",
 			seen);
