@@ -7,7 +7,8 @@
 #   make unit            parser unit tests, in user space
 #   make check           the whole QEMU bench (tests/run)
 #   make check-long      the same, with every crash type on arm64 6.1 and
-#                        6.12 too (about an hour under TCG)
+#                        6.12 and on the debug kernel too (well over an
+#                        hour under TCG)
 #   make checkpatch      checkpatch.pl --strict over our C sources
 #   make bench           what a crash point that does not fire costs, in an
 #                        icount guest (tests/bench/run; reports, no verdict)
@@ -67,7 +68,8 @@ check:
 	tests/run
 
 check-long:
-	PC_KERNELS="6.1 6.12 arm64-6.1 arm64-6.12" PC_ARM64_SCOPE=full tests/run
+	PC_KERNELS="6.1 6.12 arm64-6.1 arm64-6.12 debug" PC_ARM64_SCOPE=full \
+		PC_DEBUG_SCOPE=full tests/run
 
 vm:
 	tools/provoke-crash-vm
