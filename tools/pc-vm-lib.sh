@@ -78,8 +78,9 @@ pc_install_deps() {
 # files and print its release (the tree's include/config/kernel.release).
 # ramoops and reed_solomon come from the tree when built as modules; with
 # PSTORE_RAM built in, pc_boot passes ramoops' parameters on the command
-# line instead.  A link is only replaced when it changes: guests of a
-# running bench may be reading through it.
+# line instead (/init's insmod of them then fails, harmlessly).  A link
+# is only replaced when it changes: a running bench's guests may be
+# reading through it.
 pc_kernel_files() {
 	local image=$1 tree=$2 rel root l t
 	[ -f "$image" ] || pc_die "no kernel image $image"
@@ -96,11 +97,20 @@ pc_kernel_files() {
 		"$root/lib/modules/$rel/kernel/lib/reed_solomon" \
 		"$root/lib/modules/$rel/kernel/fs/pstore"
 	for l in "boot/vmlinuz-$rel=$image" "boot/config-$rel=$tree/.config" \
-		"usr/src/linux-headers-$rel=$tree" "bin/busybox=/bin/busybox" \
-		"lib/modules/$rel/kernel/lib/reed_solomon/reed_solomon.ko=$tree/lib/reed_solomon/reed_solomon.ko" \
-		"lib/modules/$rel/kernel/fs/pstore/ramoops.ko=$tree/fs/pstore/ramoops.ko"; do
+		"usr/src/linux-headers-$rel=$tree" "bin/busybox=/bin/busybox"; do
 		t=${l#*=} l=$root/${l%%=*}
 		[ "$(readlink "$l")" = "$t" ] || ln -sfn "$t" "$l"
+	done
+	# Only modules of this configuration: a .ko left in the tree by an
+	# earlier one (ramoops built in now) must not reach the guest.
+	for l in REED_SOLOMON=lib/reed_solomon/reed_solomon PSTORE_RAM=fs/pstore/ramoops; do
+		t=$tree/${l#*=}.ko
+		if grep -qx "CONFIG_${l%%=*}=m" "$tree/.config"; then
+			l=$root/lib/modules/$rel/kernel/${l#*=}.ko
+			[ "$(readlink "$l")" = "$t" ] || ln -sfn "$t" "$l"
+		else
+			rm -f "$root/lib/modules/$rel/kernel/${l#*=}.ko"
+		fi
 	done
 	echo "$rel"
 }
