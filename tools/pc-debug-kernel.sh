@@ -45,8 +45,8 @@ pc_debug_wanted() {
 }
 
 # pc_debug_verify CONFIG: every wanted value is in CONFIG, and every
-# CONFIG_ word of the crash-type table's "needs" column is y; prints
-# the ones that are not.
+# CONFIG_ word that the crash-type table (outside its comments) and the
+# case files' "# needs:" lines ask for is y; prints the ones that are not.
 pc_debug_verify() {
 	local config=$1 want sym val have bad=()
 	while IFS= read -r want; do
@@ -56,9 +56,10 @@ pc_debug_verify() {
 		[ -z "$have" ] && [ "$val" = n ] && have=n
 		[ "$have" = "$val" ] || bad+=("$sym=$val (got ${have:-nothing})")
 	done < <(pc_debug_wanted)
-	for sym in $(grep -o 'CONFIG_[A-Z0-9_]*' "$PC_ROOT/include/provoke_crash_types.h" |
-		grep -vx CONFIG_FOO | sort -u); do
-		grep -qx "$sym=y" "$config" || bad+=("$sym=y (table needs it)")
+	for sym in $({ grep -v '^ *\(/\*\|\*\)' "$PC_ROOT/include/provoke_crash_types.h"
+		grep -h '^# needs:' "$PC_ROOT"/tests/cases/*.sh; } |
+		grep -o 'CONFIG_[A-Z0-9_]*' | sort -u); do
+		grep -qx "$sym=y" "$config" || bad+=("$sym=y (a needs column or line asks for it)")
 	done
 	[ ${#bad[@]} -eq 0 ] && return 0
 	printf '%s\n' "${bad[@]}"
