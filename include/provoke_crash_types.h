@@ -163,29 +163,29 @@ PC_CRASH_TYPE(overwrite_allocation, heap, PC_CTX_ATOMIC, PC_FATE_REPORT,
 	      "CONFIG_SLUB_DEBUG slub_debug=FZPU",
 	      "write one word past a kmalloc object",
 	      "BUG kmalloc-1k |BUG: KFENCE: out-of-bounds write|BUG: KASAN: slab-out-of-bounds in pc_crash_overwrite_allocation",
-	      "(: |\\[)(Right )?Redzone overwritten|BUG: KFENCE: out-of-bounds|BUG: KASAN: slab-out-of-bounds")
+	      "(Right )?Redzone overwritten|KFENCE: out-of-bounds|KASAN: slab-out-of-bounds")
 PC_CRASH_TYPE(write_after_free, heap, PC_CTX_ATOMIC, PC_FATE_REPORT,
 	      "CONFIG_SLUB_DEBUG slub_debug=FZPU",
 	      "write into a freed kmalloc object",
 	      "BUG kmalloc-1k |BUG: KFENCE: use-after-free write|BUG: KASAN: slab-use-after-free in pc_crash_write_after_free",
-	      "(: |\\[)Poison overwritten|BUG: KFENCE: use-after-free write|Write of size [0-9]+ at addr")
+	      "(: |\\[)Poison overwritten|KFENCE: use-after-free write|KASAN: slab-use-after-free")
 PC_CRASH_TYPE(read_after_free, heap, PC_CTX_ATOMIC, PC_FATE_REPORT,
 	      "CONFIG_SLUB_DEBUG slub_debug=FZPU",
 	      "read a freed kmalloc object: it must read as poison",
-	      "read_after_free: the freed object reads as poison 0x6b|BUG: KASAN: slab-use-after-free in pc_crash_read_after_free")
+	      "read_after_free: the freed object reads as poison 0x6b|KASAN: slab-use-after-free")
 PC_CRASH_TYPE(write_buddy_after_free, heap, PC_CTX_ATOMIC, PC_FATE_REPORT,
 	      "CONFIG_PAGE_POISONING page_poison=1",
 	      "write into a freed page, then allocate pages until it returns",
-	      "pagealloc: memory corruption|BUG: KASAN: use-after-free in pc_crash_write_buddy_after_free")
+	      "pagealloc: memory corruption|KASAN: use-after-free in pc_crash_write_buddy")
 PC_CRASH_TYPE(read_buddy_after_free, heap, PC_CTX_ATOMIC, PC_FATE_REPORT,
 	      "init_on_free=1",
 	      "read a freed page: init_on_free must have wiped it",
-	      "read_buddy_after_free: the freed page reads as zero|BUG: KASAN: use-after-free in pc_crash_read_buddy_after_free")
+	      "read_buddy_after_free: the freed page reads as zero|KASAN: use-after-free in")
 PC_CRASH_TYPE(double_free, heap, PC_CTX_ATOMIC, PC_FATE_REPORT,
 	      "CONFIG_SLUB_DEBUG slub_debug=FZPU",
 	      "kfree() the same kmalloc object twice",
 	      "BUG kmalloc-1k |BUG: KASAN: double-free in pc_crash_double_free",
-	      "Object already free|Slab has 0 allocated objects but 1 are to be freed|BUG: KASAN: double-free")
+	      "Object already free|0 allocated objects but 1 are to be freed|KASAN: double-free")
 PC_CRASH_TYPE(slab_free_wrong_cache, heap, PC_CTX_TASK, PC_FATE_REPORT,
 	      "CONFIG_SLUB_DEBUG slub_debug=FZPU",
 	      "free an object to a cache it does not belong to",
