@@ -338,6 +338,19 @@ pc_ramoops_params() {
 		"ramoops.mem_size=0xff000 ramoops.record_size=0x20000 ramoops.max_reason=2"
 }
 
+# pc_guest_timeout REL SECONDS: the bench's time limit for one guest.
+# KASAN and lockdep (the debug kernel) slow a TCG guest down, most with
+# two vCPUs on one host thread: the race case ran 90 s alone, and did not
+# end within 120 s beside another guest on a busy host; its boot to
+# insmod took 19 s there, 6 s alone.
+pc_guest_timeout() {
+	if grep -q '^CONFIG_KASAN=y' "$(pc_rel_config "$1")" 2>/dev/null; then
+		echo $(($2 * 3))
+	else
+		echo "$2"
+	fi
+}
+
 # pc_boot REL CASE TIMEOUT EXTRA_CMDLINE CONSOLE_LOG OUTPUT_LOG [SMP [PSTORE]]
 # PC_QEMU_EXTRA adds QEMU options (the benchmark's -icount).
 # Boots the guest, which runs /cases/CASE.sh; returns 124 on a timeout.
