@@ -8,6 +8,7 @@
  * in pc_points_enable(), once its whole write has been checked: a point
  * that is refused, or whose write is, never fires.
  */
+#include <linux/kallsyms.h>
 #include <linux/kprobes.h>
 #include <linux/list.h>
 #include <linux/module.h>
@@ -116,6 +117,32 @@ static bool pc_inside_symbol(const struct pc_point *point)
 	snprintf(at_start, sizeof(at_start), "%ps", start);
 	snprintf(at_probe, sizeof(at_probe), "%ps", point->rp.kp.addr);
 	return !strcmp(at_start, at_probe);
+}
+
+/*
+ * When kprobes refuses SYMBOL+OFFSET (the address may fall inside an
+ * instruction of whatever lies there): the length of the function, if
+ * @offset is past its end, else 0.  A kprobe at the entry, never
+ * enabled, finds the function; "%pS" says where in it and how long it is.
+ */
+static unsigned long pc_past_end(const char *symbol, unsigned long offset)
+{
+	struct kprobe kp = {
+		.symbol_name = symbol,
+		.flags = KPROBE_FLAG_DISABLED,
+	};
+	char where[KSYM_SYMBOL_LEN];
+	unsigned long at, size;
+	const char *plus;
+
+	if (register_kprobe(&kp))
+		return 0;
+	snprintf(where, sizeof(where), "%pS", kp.addr);
+	unregister_kprobe(&kp);
+	plus = strrchr(where, '+');
+	if (!plus || sscanf(plus, "+%lx/%lx", &at, &size) != 2)
+		return 0;
+	return offset >= size ? size : 0;
 }
 
 /* Create: a point for @line, not registered, or an ERR_PTR. */
@@ -227,6 +254,7 @@ static int pc_point_validate(struct pc_point *point)
 int pc_point_stage(const struct pc_line *line)
 {
 	struct pc_point *point;
+	unsigned long size = 0;
 	int ret;
 
 	point = pc_point_create(line);
@@ -234,12 +262,19 @@ int pc_point_stage(const struct pc_line *line)
 		return PTR_ERR(point);
 	pc_point_policy(point);
 	ret = pc_register(point);
+	if (ret && ret != -ENOENT && line->offset)
+		size = pc_past_end(point->symbol, line->offset);
+	if (size) {
+		pr_warn("crashpoints: %s: the offset is past the end of the function (%lu bytes long)\n",
+			point->where, size);
+		ret = -ERANGE;
+	} else if (ret == -ENOENT) {
+		pr_warn("crashpoints: %s: no such symbol\n", point->where);
+	} else if (ret) {
+		pr_warn("crashpoints: %s: the kernel refused to probe it: error %d\n",
+			point->where, ret);
+	}
 	if (ret) {
-		if (ret == -ENOENT)
-			pr_warn("crashpoints: %s: no such symbol\n", point->where);
-		else
-			pr_warn("crashpoints: %s: the kernel refused to probe it: error %d\n",
-				point->where, ret);
 		kfree(point);
 		return ret;
 	}

@@ -1,6 +1,7 @@
 # Under lockdown the module is not loaded, and the log says why: the kernel
 # refuses an unsigned module; a signed one refuses itself (debugfs would be
 # read-only).  The tool sees the lockdown and says so before anything else.
+# needs: CONFIG_SECURITYFS
 # boot: lockdown=integrity pc_noload=1
 # expect: Lockdown: insmod: unsigned module loading is restricted|provoke_crash: kernel lockdown makes debugfs read-only
 # expect-out: insmod: refused
