@@ -112,7 +112,7 @@ pc_debug_kernel() {
 		echo "$bad" | sed 's/^/  /' >&2
 		pc_die "debug kernel: these options did not stick after olddefconfig (fix $PC_DEBUG_FRAGMENT)"
 	fi
-	pc_log "debug kernel: config verified; make -j$(nproc) (13 to 15 minutes on 2 cores)"
+	pc_log "debug kernel: config verified; make -j$(nproc) (13 minutes on 2 idle cores, more on a busy host)"
 	make -C "$src" O="$b" -j"$(nproc)" all >>"$log" 2>&1
 	rc=$?
 	if [ $rc = 0 ]; then
