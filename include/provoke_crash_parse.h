@@ -17,7 +17,13 @@
 #endif
 
 /* KSYM_NAME_LEN on the kernels we support (512 since 6.1). */
-#define PC_SYMBOL_MAX	512
+#define PC_KSYM_MAX	512
+
+/* MODULE_NAME_LEN on 64-bit kernels: a module's name and its NUL. */
+#define PC_MODULE_MAX	56
+
+/* SYMBOL or MODULE:SYMBOL, as kprobe_events takes it, and its NUL. */
+#define PC_SYMBOL_MAX	(PC_MODULE_MAX + PC_KSYM_MAX)
 
 /* TASK_COMM_LEN: a task name and its NUL. */
 #define PC_COMM_MAX	16
@@ -69,18 +75,27 @@ enum pc_op {
 
 struct pc_line {
 	enum pc_op op;
-	char symbol[PC_SYMBOL_MAX];
+	char symbol[PC_SYMBOL_MAX];	/* SYMBOL or MODULE:SYMBOL */
+	size_t module_len;	/* MODULE:SYMBOL: the length of MODULE; else 0 */
 	unsigned long offset;
 	int on_return;		/* SYMBOL%return: fire when it returns */
 	int type;		/* index into PC_CRASH_TYPES, for PC_OP_ARM */
 	struct pc_conditions cond;	/* for PC_OP_ARM */
 };
 
-/* Why a line was refused: an errno, the column (from 0) and a reason. */
+/*
+ * Why a line was refused: an errno, the column (from 0) and a reason.
+ * Where naming the culprit helps (an unknown option key or crash type),
+ * @what points at its @what_len bytes in the line, and @valid says what
+ * would be accepted there; else @what_len is 0 and @valid NULL.
+ */
 struct pc_parse_error {
 	int err;
 	size_t pos;
 	const char *why;
+	const char *what;
+	size_t what_len;
+	const char *valid;
 };
 
 /*
@@ -89,6 +104,14 @@ struct pc_parse_error {
  */
 int pc_parse_line(const char *line, size_t len, struct pc_line *out,
 		  struct pc_parse_error *error);
+
+/*
+ * Parse a line that holds only SYMBOL or MODULE:SYMBOL, between blanks,
+ * into @symbol (PC_SYMBOL_MAX bytes): what the offsets file takes.
+ * Returns 0, or a negative errno and fills @error.
+ */
+int pc_parse_symbol(const char *line, size_t len, char *symbol,
+		    struct pc_parse_error *error);
 
 /* The default conditions: fire once, on the first hit, anywhere. */
 void pc_conditions_init(struct pc_conditions *cond);

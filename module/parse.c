@@ -7,7 +7,9 @@
  *   !SYMBOL[+OFFSET|%return]                      disarm it
  *   (empty line)                                  disarm every point
  *
- * OFFSET is decimal or 0x-prefixed hex.  Blanks are spaces and tabs.
+ * SYMBOL may be MODULE:SYMBOL, as in kprobe_events: the kernel's symbol
+ * lookup looks in that module only.  OFFSET is decimal or 0x-prefixed
+ * hex.  Blanks are spaces and tabs.
  * KEY is one of after, every, times, probability, pid, comm, cpu; each may
  * be given once, and its value is a decimal number (comm: a task name).
  */
@@ -77,6 +79,21 @@ static int pc_fail(struct pc_parse_error *error, int err, size_t pos,
 	error->err = err;
 	error->pos = pos;
 	error->why = why;
+	error->what = NULL;
+	error->what_len = 0;
+	error->valid = NULL;
+	return err;
+}
+
+/* The same, naming the @len bytes at @line[@pos] and what @valid is there. */
+static int pc_fail_named(struct pc_parse_error *error, int err,
+			 const char *line, size_t pos, size_t len,
+			 const char *why, const char *valid)
+{
+	pc_fail(error, err, pos, why);
+	error->what = line + pos;
+	error->what_len = len;
+	error->valid = valid;
 	return err;
 }
 
@@ -110,28 +127,73 @@ static int pc_parse_offset(const char *line, size_t len, size_t *pos,
 	return 0;
 }
 
-/* Parse SYMBOL[+OFFSET] at line[*pos] into @out. */
-static int pc_parse_place(const char *line, size_t len, size_t *pos,
-			  struct pc_line *out, struct pc_parse_error *error)
+/* Characters of a module's name: kbuild turns '-' into '_'. */
+static int pc_is_module_char(char c)
 {
-	size_t start = *pos, i = *pos, n;
+	return pc_is_symbol_char(c) && c != '.';
+}
 
-	while (i < len && pc_is_symbol_char(line[i]))
+/*
+ * Parse SYMBOL or MODULE:SYMBOL at line[*pos] into @symbol (PC_SYMBOL_MAX
+ * bytes) and the length of MODULE (0 without one) into *@module_len.
+ */
+static int pc_parse_name(const char *line, size_t len, size_t *pos,
+			 char *symbol, size_t *module_len,
+			 struct pc_parse_error *error)
+{
+	size_t start = *pos, i = *pos, colon = len, n;
+
+	while (i < len && (pc_is_symbol_char(line[i]) || line[i] == ':')) {
+		if (line[i] == ':' && colon != len)
+			return pc_fail(error, -EINVAL, i,
+				       "one ':' at most (MODULE:SYMBOL)");
+		if (line[i] == ':')
+			colon = i;
 		i++;
+	}
 	n = i - start;
 	if (n == 0)
 		return pc_fail(error, -EINVAL, start, "expected a symbol name");
-	if (n >= PC_SYMBOL_MAX)
+	*module_len = 0;
+	if (colon != len) {
+		if (colon == start)
+			return pc_fail(error, -EINVAL, start,
+				       "expected a module name before ':'");
+		if (colon + 1 == i)
+			return pc_fail(error, -EINVAL, i,
+				       "expected a symbol name after ':'");
+		if (colon - start >= PC_MODULE_MAX)
+			return pc_fail(error, -ENAMETOOLONG, start,
+				       "module name too long");
+		for (size_t j = start; j < colon; j++)
+			if (!pc_is_module_char(line[j]))
+				return pc_fail(error, -EINVAL, j,
+					       "bad character in module name");
+		*module_len = colon - start;
+	}
+	if (n - (*module_len ? *module_len + 1 : 0) >= PC_KSYM_MAX)
 		return pc_fail(error, -ENAMETOOLONG, start, "symbol name too long");
 	for (size_t j = 0; j < n; j++)
-		out->symbol[j] = line[start + j];
-	out->symbol[n] = '\0';
+		symbol[j] = line[start + j];
+	symbol[n] = '\0';
+	*pos = i;
+	return 0;
+}
 
+/* Parse [MODULE:]SYMBOL[+OFFSET|%return] at line[*pos] into @out. */
+static int pc_parse_place(const char *line, size_t len, size_t *pos,
+			  struct pc_line *out, struct pc_parse_error *error)
+{
+	size_t i = *pos;
+	int ret;
+
+	ret = pc_parse_name(line, len, &i, out->symbol, &out->module_len,
+			    error);
+	if (ret)
+		return ret;
 	out->offset = 0;
 	out->on_return = 0;
 	if (i < len && line[i] == '+') {
-		int ret;
-
 		i++;
 		ret = pc_parse_offset(line, len, &i, &out->offset, error);
 		if (ret)
@@ -162,6 +224,24 @@ static size_t pc_skip_blanks(const char *line, size_t len, size_t i)
 	while (i < len && pc_is_blank(line[i]))
 		i++;
 	return i;
+}
+
+int pc_parse_symbol(const char *line, size_t len, char *symbol,
+		    struct pc_parse_error *error)
+{
+	size_t i = pc_skip_blanks(line, len, 0), module_len;
+	int ret;
+
+	ret = pc_parse_name(line, len, &i, symbol, &module_len, error);
+	if (ret)
+		return ret;
+	if (i < len && !pc_is_blank(line[i]))
+		return pc_fail(error, -EINVAL, i,
+			       "only a function's name: no offset, no %return");
+	i = pc_skip_blanks(line, len, i);
+	if (i != len)
+		return pc_fail(error, -EINVAL, i, "one name per line");
+	return 0;
 }
 
 #define PC_LONG_MAX	((long)(~0UL >> 1))
@@ -217,6 +297,10 @@ static const struct pc_option {
 	{ NULL },
 };
 
+/* What an unknown key is told: the keys of pc_options, in its order. */
+static const char pc_option_keys[] =
+	"valid keys: after, every, times, probability, pid, comm, cpu";
+
 void pc_conditions_init(struct pc_conditions *cond)
 {
 	cond->after = 1;
@@ -253,7 +337,8 @@ static int pc_parse_option(const char *line, size_t len, size_t *pos,
 			opt = &pc_options[k];
 	}
 	if (!opt)
-		return pc_fail(error, -EINVAL, start, "unknown option");
+		return pc_fail_named(error, -EINVAL, line, start, i - start,
+				     "unknown option", pc_option_keys);
 	if (cond->given & opt->bit)
 		return pc_fail(error, -EINVAL, start, "option given twice");
 	cond->given |= opt->bit;
@@ -377,6 +462,7 @@ int pc_parse_line(const char *line, size_t len, struct pc_line *out,
 
 	out->type = -1;
 	out->on_return = 0;
+	out->module_len = 0;
 	pc_conditions_init(&out->cond);
 	if (i == len) {
 		out->op = PC_OP_CLEAR;
@@ -407,7 +493,9 @@ int pc_parse_line(const char *line, size_t len, struct pc_line *out,
 		i++;
 	out->type = pc_crash_type_index(line + start, i - start);
 	if (out->type < 0)
-		return pc_fail(error, -EINVAL, start, "unknown crash type");
+		return pc_fail_named(error, -EINVAL, line, start, i - start,
+				     "unknown crash type",
+				     "the types file lists them");
 	for (i = pc_skip_blanks(line, len, i); i < len;
 	     i = pc_skip_blanks(line, len, i)) {
 		ret = pc_parse_option(line, len, &i, &out->cond, error);

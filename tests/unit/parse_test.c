@@ -143,27 +143,172 @@ static const struct parse_case cases[] = {
 	  NULL, 0, NULL, 21 },
 	{ "option_nul", "vfs_read bugon pid=1\0", 21, -EINVAL, 0, NULL, 0, NULL,
 	  20 },
+	{ "module_symbol", "ext4:ext4_file_open bugon", 0, 0, PC_OP_ARM,
+	  "ext4:ext4_file_open", 0, "bugon", 0 },
+	{ "module_symbol_offset", "ext4:ext4_file_open+0x4 report", 0, 0,
+	  PC_OP_ARM, "ext4:ext4_file_open", 4, "report", 0 },
+	{ "module_disarm_return", "!ext4:ext4_file_open%return", 0, 0,
+	  PC_OP_DISARM, "ext4:ext4_file_open", 0, NULL, 0, "", 1 },
+	{ "module_empty", ":vfs_read bugon", 0, -EINVAL, 0, NULL, 0, NULL, 0 },
+	{ "module_no_symbol", "ext4: bugon", 0, -EINVAL, 0, NULL, 0, NULL, 5 },
+	{ "module_no_symbol_offset", "ext4:+4 bugon", 0, -EINVAL, 0, NULL, 0,
+	  NULL, 5 },
+	{ "module_two_colons", "a:b:c bugon", 0, -EINVAL, 0, NULL, 0, NULL, 3 },
+	{ "module_dot", "ext.4:foo bugon", 0, -EINVAL, 0, NULL, 0, NULL, 3 },
+	{ "module_dash", "ext-4:foo bugon", 0, -EINVAL, 0, NULL, 0, NULL, 3 },
 	/* A NUL right after a whole key once made the key compare run on. */
 	{ "key_then_nul", "vfs_read bugon pid\0x=1", 22, -EINVAL, 0, NULL, 0,
 	  NULL, 15 },
 };
 
-/* A symbol one byte too long for the kernel's KSYM_NAME_LEN. */
+/*
+ * A symbol one byte too long for the kernel's KSYM_NAME_LEN, alone and
+ * after the longest module name; a module name one byte too long.
+ */
 static int test_long_symbol(void)
 {
 	static char line[PC_SYMBOL_MAX + 16];
 	struct pc_parse_error error;
 	struct pc_line out;
 
-	memset(line, 'a', PC_SYMBOL_MAX);
-	strcpy(line + PC_SYMBOL_MAX, " bugon");
+	memset(line, 'a', PC_KSYM_MAX);
+	strcpy(line + PC_KSYM_MAX, " bugon");
 	if (pc_parse_line(line, strlen(line), &out, &error) != -ENAMETOOLONG)
 		return 0;
 	/* One shorter fits. */
-	memmove(line + PC_SYMBOL_MAX - 1, line + PC_SYMBOL_MAX,
-		strlen(line + PC_SYMBOL_MAX) + 1);
-	return pc_parse_line(line, strlen(line), &out, &error) == 0 &&
-	       strlen(out.symbol) == PC_SYMBOL_MAX - 1;
+	memmove(line + PC_KSYM_MAX - 1, line + PC_KSYM_MAX,
+		strlen(line + PC_KSYM_MAX) + 1);
+	if (pc_parse_line(line, strlen(line), &out, &error) ||
+	    strlen(out.symbol) != PC_KSYM_MAX - 1 || out.module_len)
+		return 0;
+	/* The longest module name, ':', the longest symbol. */
+	memset(line, 'm', PC_MODULE_MAX - 1);
+	line[PC_MODULE_MAX - 1] = ':';
+	memset(line + PC_MODULE_MAX, 's', PC_KSYM_MAX - 1);
+	strcpy(line + PC_MODULE_MAX + PC_KSYM_MAX - 1, " bugon");
+	if (pc_parse_line(line, strlen(line), &out, &error) ||
+	    strlen(out.symbol) != PC_SYMBOL_MAX - 1 ||
+	    out.module_len != PC_MODULE_MAX - 1)
+		return 0;
+	/* One more byte of symbol is too long. */
+	memset(line + PC_MODULE_MAX, 's', PC_KSYM_MAX);
+	strcpy(line + PC_MODULE_MAX + PC_KSYM_MAX, " bugon");
+	if (pc_parse_line(line, strlen(line), &out, &error) != -ENAMETOOLONG)
+		return 0;
+	/* And one more byte of module name. */
+	memset(line, 'm', PC_MODULE_MAX);
+	strcpy(line + PC_MODULE_MAX, ":vfs_read bugon");
+	return pc_parse_line(line, strlen(line), &out, &error) == -ENAMETOOLONG &&
+	       error.pos == 0 && !strcmp(error.why, "module name too long");
+}
+
+/* MODULE:SYMBOL keeps the whole text and knows where the module ends. */
+static int test_module_len(void)
+{
+	static const char line[] = "provoke_crash_twin:pc_twin_target+8 report";
+	struct pc_parse_error error;
+	struct pc_line out;
+
+	return !pc_parse_line(line, strlen(line), &out, &error) &&
+	       !strcmp(out.symbol, "provoke_crash_twin:pc_twin_target") &&
+	       out.module_len == strlen("provoke_crash_twin") &&
+	       out.offset == 8 &&
+	       !pc_parse_line("vfs_read bugon", 14, &out, &error) &&
+	       out.module_len == 0;
+}
+
+/*
+ * An unknown key is named (what, what_len) and told the valid keys; every
+ * key that list names is one the parser takes, and it names them all.
+ */
+static int test_unknown_key_named(void)
+{
+	static const char line[] = "vfs_read bugon times=2 foo=1";
+	struct pc_parse_error error;
+	struct pc_line out;
+	const char *list, *p;
+	char probe[64], key[32];
+	size_t n, keys = 0;
+
+	if (pc_parse_line(line, strlen(line), &out, &error) != -EINVAL ||
+	    error.pos != 23 || error.what_len != 3 ||
+	    strncmp(error.what, "foo", 3) || !error.valid ||
+	    strcmp(error.why, "unknown option"))
+		return 0;
+	list = strchr(error.valid, ':');
+	if (!list)
+		return 0;
+	for (p = list + 1; *p; p += n) {
+		p += strspn(p, " ,");
+		n = strcspn(p, " ,");
+		if (!n || n >= sizeof(key))
+			break;
+		memcpy(key, p, n);
+		key[n] = '\0';
+		/* comm takes a name, the others a number: 1 is both. */
+		snprintf(probe, sizeof(probe), "vfs_read bugon %s=1", key);
+		if (pc_parse_line(probe, strlen(probe), &out, &error))
+			return 0;
+		keys++;
+	}
+	/* No key left out: pc_conditions has these seven. */
+	return keys == 7;
+}
+
+/* An unknown crash type is named too; a known option is not named. */
+static int test_unknown_type_named(void)
+{
+	static const char line[] = "vfs_read frobnicate";
+	struct pc_parse_error error;
+	struct pc_line out;
+
+	if (pc_parse_line(line, strlen(line), &out, &error) != -EINVAL ||
+	    error.what_len != 10 || strncmp(error.what, "frobnicate", 10) ||
+	    !error.valid)
+		return 0;
+	return pc_parse_line("vfs_read bugon after=0", 22, &out, &error) ==
+	       -ERANGE && error.what_len == 0 && !error.valid;
+}
+
+static const struct {
+	const char *line;
+	int err;
+	const char *symbol;
+	size_t pos;
+} symbol_cases[] = {
+	{ "vfs_read", 0, "vfs_read", 0 },
+	{ " \tvfs_read \t", 0, "vfs_read", 0 },
+	{ "ext4:ext4_file_open", 0, "ext4:ext4_file_open", 0 },
+	{ "foo.isra.0", 0, "foo.isra.0", 0 },
+	{ "", -EINVAL, NULL, 0 },
+	{ "vfs_read+4", -EINVAL, NULL, 8 },
+	{ "vfs_read%return", -EINVAL, NULL, 8 },
+	{ "vfs_read bugon", -EINVAL, NULL, 9 },
+	{ "vfs-read", -EINVAL, NULL, 3 },
+	{ "ext4:", -EINVAL, NULL, 5 },
+};
+
+/* What the offsets file takes: one name, nothing else. */
+static int test_parse_symbol(char *why, size_t whylen)
+{
+	struct pc_parse_error error;
+	char symbol[PC_SYMBOL_MAX];
+	size_t i;
+	int ret;
+
+	for (i = 0; i < ARRAY_SIZE(symbol_cases); i++) {
+		const char *line = symbol_cases[i].line;
+
+		ret = pc_parse_symbol(line, strlen(line), symbol, &error);
+		if (ret != symbol_cases[i].err ||
+		    (!ret && strcmp(symbol, symbol_cases[i].symbol)) ||
+		    (ret && error.pos != symbol_cases[i].pos)) {
+			snprintf(why, whylen, "'%s': returned %d at %zu", line,
+				 ret, ret ? error.pos : 0);
+			return 0;
+		}
+	}
+	return 1;
 }
 
 static int check(const struct parse_case *c, char *why, size_t whylen)
@@ -224,7 +369,7 @@ int main(void)
 	int failed = 0, ok;
 	char why[256];
 
-	printf("KTAP version 1\n1..%zu\n", n + 2);
+	printf("KTAP version 1\n1..%zu\n", n + 6);
 	for (i = 0; i < n; i++) {
 		why[0] = '\0';
 		ok = check(&cases[i], why, sizeof(why));
@@ -241,6 +386,21 @@ int main(void)
 	     !pc_crash_type_name(-1) &&
 	     pc_crash_type_name(pc_crash_type_index("panic", 5));
 	printf("%sok %zu type_lookup\n", ok ? "" : "not ", n + 2);
+	failed += !ok;
+	ok = test_module_len();
+	printf("%sok %zu parse_module_len\n", ok ? "" : "not ", n + 3);
+	failed += !ok;
+	ok = test_unknown_key_named();
+	printf("%sok %zu parse_unknown_key_named\n", ok ? "" : "not ", n + 4);
+	failed += !ok;
+	ok = test_unknown_type_named();
+	printf("%sok %zu parse_unknown_type_named\n", ok ? "" : "not ", n + 5);
+	failed += !ok;
+	why[0] = '\0';
+	ok = test_parse_symbol(why, sizeof(why));
+	printf("%sok %zu parse_symbol_only\n", ok ? "" : "not ", n + 6);
+	if (!ok)
+		printf("# %s\n", why);
 	failed += !ok;
 	printf("# unit tests done\n");
 	return failed ? 1 : 0;
