@@ -55,15 +55,17 @@ pc_kernel_packages() {
 # Arguments are kernel series; PC_EXTRA_PACKAGES names more packages.  perl:
 # a W=1 build runs scripts/kernel-doc, which needs more than perl-base.
 pc_install_deps() {
-	local series pkgs=() p
-	for p in qemu-system-x86 busybox-static cpio gcc make libc6-dev kmod xz-utils perl \
-		${PC_EXTRA_PACKAGES:-}; do
-		dpkg -s "$p" >/dev/null 2>&1 || pkgs+=("$p")
-	done
+	local series want=() pkgs=() p
+	want=(qemu-system-x86 busybox-static cpio gcc make libc6-dev kmod xz-utils perl
+		${PC_EXTRA_PACKAGES:-})
 	for series in "$@"; do
-		for p in $(pc_kernel_packages "$series"); do
-			dpkg -s "$p" >/dev/null 2>&1 || pkgs+=("$p")
-		done
+		want+=($(pc_kernel_packages "$series")) || return 1
+	done
+	# One dpkg-query for all (a dpkg -s each took a quarter second).
+	local have
+	have=" $(dpkg-query -W -f='${db:Status-Status}:${Package} ' "${want[@]}" 2>/dev/null) "
+	for p in "${want[@]}"; do
+		[[ $have == *" installed:$p "* ]] || pkgs+=("$p")
 	done
 	[ ${#pkgs[@]} -eq 0 ] && return 0
 	[ "$(id -u)" = 0 ] || pc_die "missing packages: ${pkgs[*]} (run as root to install them)"
@@ -212,9 +214,11 @@ pc_fetch_arm64() {
 	ln -sfn "/usr/lib/$kbuild" "$root/usr/lib/$kbuild"
 }
 
-# Build the module and the guest helper for kernel release $1 into $PC_OUT/$1.
+# pc_build REL [TWIN]: build the module and the guest helpers for kernel
+# release REL into $PC_OUT/REL; TWIN=0 leaves out the twin module (only
+# the bench's dir_taken case loads it).
 pc_build() {
-	local rel=$1 dir=$PC_OUT/$1 log kdir cc=gcc cross=()
+	local rel=$1 twin=${2:-1} dir=$PC_OUT/$1 log kdir cc=gcc cross=() m
 	kdir=$(pc_rel_root "$rel")/usr/src/linux-headers-$rel
 	if [ "$(pc_rel_arch "$rel")" = arm64 ]; then
 		pc_fetch_arm64 "$rel"
@@ -225,11 +229,13 @@ pc_build() {
 	rm -rf "$dir/src/module" "$dir/src/include" "$dir/src/twin"
 	cp -r "$PC_ROOT/module" "$PC_ROOT/include" "$dir/src/"
 	# The same code under another module name, to find the directory taken.
-	cp -r "$dir/src/module" "$dir/src/twin"
-	sed -i 's/provoke_crash/provoke_crash_twin/g' "$dir/src/twin/Kbuild"
+	if [ "$twin" = 1 ]; then
+		cp -r "$dir/src/module" "$dir/src/twin"
+		sed -i 's/provoke_crash/provoke_crash_twin/g' "$dir/src/twin/Kbuild"
+	fi
 	log=$dir/build.log
 	: >"$log"
-	for m in module twin; do
+	for m in module $([ "$twin" = 1 ] && echo twin); do
 		make -C "$kdir" "${cross[@]}" M="$dir/src/$m" W=1 modules \
 			>>"$log" 2>&1 || { cat "$log" >&2; pc_die "module build failed for $rel"; }
 	done
@@ -242,6 +248,35 @@ pc_build() {
 		-o "$dir/provoke-crash" "$PC_ROOT/tools/provoke-crash.c" \
 		"$PC_ROOT/tools/checks.c" ||
 		pc_die "provoke-crash build failed"
+}
+
+# pc_has_config REL CONFIG_X: the kernel REL was built with CONFIG_X (y or m).
+pc_has_config() {
+	grep -Eq "^$2=[ym]" "$(pc_rel_config "$1")"
+}
+
+# pc_needs REL WORD...: what the crash-type table's needs words ask of a
+# guest of release REL, in PC_NEED_BOOT (name=value words: the command
+# line), PC_NEED_SMP (2 for "smp"), PC_NEED_CPU (CPU features, from
+# "cpu:FEATURE" words; x86-64 guests get QEMU's -cpu max, which has
+# them), PC_NEED_MISSING (the CONFIG_ words REL lacks) and PC_NEED_ARCH
+# (the one architecture the type runs on, when it is not REL's).
+pc_needs() {
+	local rel=$1 word arch
+	shift
+	arch=$(pc_rel_arch "$rel")
+	arch=${arch/amd64/x86_64}
+	PC_NEED_BOOT="" PC_NEED_SMP=1 PC_NEED_CPU="" PC_NEED_MISSING="" PC_NEED_ARCH=""
+	for word in "$@"; do
+		case $word in
+		CONFIG_*) pc_has_config "$rel" "$word" || PC_NEED_MISSING="$PC_NEED_MISSING $word" ;;
+		smp) PC_NEED_SMP=2 ;;
+		cpu:*) PC_NEED_CPU="$PC_NEED_CPU ${word#cpu:}" ;;
+		x86_64 | arm64) [ "$word" = "$arch" ] || PC_NEED_ARCH=$word ;;
+		- | '') ;;
+		*) PC_NEED_BOOT="$PC_NEED_BOOT $word" ;;
+		esac
+	done
 }
 
 # Case files say what differs between architectures with placeholders;
@@ -278,7 +313,8 @@ pc_pack_initramfs() {
 	rm -rf "$root"
 	mkdir -p "$root"/{bin,sbin,etc,proc,sys,dev,tmp,cases,usr/bin,usr/sbin}
 	cp "$from/bin/busybox" "$root/bin/busybox"
-	cp "$dir/src/module/provoke_crash.ko" "$dir/src/twin/provoke_crash_twin.ko" "$root/"
+	cp "$dir/src/module/provoke_crash.ko" "$root/"
+	[ -f "$dir/src/twin/provoke_crash_twin.ko" ] && cp "$dir/src/twin/provoke_crash_twin.ko" "$root/"
 	cp "$dir/pc-guest" "$dir/provoke-crash" "$root/bin/"
 	[ -n "$cases" ] && cp "$cases"/*.sh "$root/cases/"
 	sed "$(pc_case_sed "$rel")" "$PC_ROOT/tests/guest/bad_input.tsv" >"$root/bad_input.tsv"
@@ -354,13 +390,16 @@ pc_guest_timeout() {
 }
 
 # pc_boot REL CASE TIMEOUT EXTRA_CMDLINE CONSOLE_LOG OUTPUT_LOG [SMP [PSTORE]]
-# PC_QEMU_EXTRA adds QEMU options (the benchmark's -icount).
+# PC_QEMU_EXTRA adds QEMU options (the benchmark's -icount); PC_INITRD
+# boots another initramfs than the release's; PC_CONSOLE_STDIO=1 puts
+# the console on this terminal too (stdin included; Ctrl-A x quits),
+# still logged to CONSOLE_LOG, and waits without a timeout if it is 0.
 # Boots the guest, which runs /cases/CASE.sh; returns 124 on a timeout.
 # With PSTORE=1 the guest reboots after the case (or its panic) instead of
 # powering off, and the second boot prints what ramoops kept.
 pc_boot() {
 	local rel=$1 case=$2 timeout=$3 extra=$4 console=$5 output=$6 smp=${7:-1}
-	local pstore=${8:-0} reboot=-no-reboot arch accel machine
+	local pstore=${8:-0} reboot=-no-reboot arch accel machine console_opts wait
 	arch=$(pc_rel_arch "$rel")
 	: >"$console"
 	: >"$output"
@@ -382,6 +421,12 @@ pc_boot() {
 		grep -q '^CONFIG_PSTORE_RAM=y' "$(pc_rel_config "$rel")" 2>/dev/null &&
 			extra="$extra $(pc_ramoops_params "$arch")"
 	fi
+	console_opts=(-serial "file:$console")
+	if [ "${PC_CONSOLE_STDIO:-0}" = 1 ]; then
+		# signal=off: Ctrl-C goes to the guest's shell, not QEMU.
+		console_opts=(-chardev "stdio,id=pccon,mux=on,signal=off,logfile=$console"
+			-serial chardev:pccon -mon chardev=pccon)
+	fi
 	if [ "$arch" = arm64 ]; then
 		# The case's output goes to a virtio-serial port (vport0p1):
 		# the virt board has one UART, the kernel's.  QEMU's own pointer
@@ -389,21 +434,33 @@ pc_boot() {
 		# real, at a fraction of QARMA's emulation cost.
 		# No NIC: on 6.12 its virtio-pci device would take virtio0.
 		machine=(qemu-system-aarch64 -M virt -cpu max,pauth-impdef=on -nic none
-			-serial "file:$console"
+			"${console_opts[@]}"
 			-device virtio-serial-device
 			-chardev "file,id=pcout,path=$output"
 			-device virtserialport,chardev=pcout,name=pc.out)
 		extra="console=ttyAMA0 $extra"
 	else
 		machine=(qemu-system-x86_64 -cpu max
-			-serial "file:$console" -serial "file:$output")
+			"${console_opts[@]}" -serial "file:$output")
 		extra="console=ttyS0 $extra"
+	fi
+	if [ "${PC_CONSOLE_STDIO:-0}" = 1 ]; then
+		# In the foreground: QEMU reads the terminal.
+		wait=(timeout --foreground --kill-after=5 "$timeout")
+		[ "$timeout" = 0 ] && wait=()
+		"${wait[@]}" "${machine[@]}" \
+			-accel "$accel" -smp "$smp" -m 512 \
+			-display none $reboot ${PC_QEMU_EXTRA:-} \
+			-kernel "$(pc_rel_root "$rel")/boot/vmlinuz-$rel" \
+			-initrd "${PC_INITRD:-$PC_OUT/$rel/initramfs.gz}" \
+			-append "quiet panic=-1 pc_case=$case $extra"
+		return
 	fi
 	timeout --kill-after=5 "$timeout" "${machine[@]}" \
 		-accel "$accel" -smp "$smp" -m 512 \
 		-display none $reboot -monitor none ${PC_QEMU_EXTRA:-} \
 		-kernel "$(pc_rel_root "$rel")/boot/vmlinuz-$rel" \
-		-initrd "$PC_OUT/$rel/initramfs.gz" \
+		-initrd "${PC_INITRD:-$PC_OUT/$rel/initramfs.gz}" \
 		-append "quiet panic=-1 pc_case=$case $extra" \
 		</dev/null >/dev/null 2>&1
 }
