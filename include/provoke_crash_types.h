@@ -17,8 +17,10 @@
  * context:  the deepest context the routine may run in (see PC_CTX_*).
  * fate:     what the kernel does when it works (see PC_FATE_*).
  * needs:    what the kernel must have for the crash to be seen, as words:
- *           CONFIG_FOO (built in), name=value (a boot parameter; the bench
- *           boots with it), "smp" (a second CPU to observe it from),
+ *           CONFIG_FOO (built in), !CONFIG_FOO (an option that defeats
+ *           the type: the bench skips it there), name=value (a boot
+ *           parameter; the bench boots with it), "smp" (a second CPU to
+ *           observe it from),
  *           "x86_64" or "arm64" (the only architecture it runs on; the
  *           module refuses it elsewhere with EOPNOTSUPP).
  * expected: up to PC_MAX_EXPECT extended regular expressions that must all
@@ -27,7 +29,8 @@
  *           named; "|" inside one gives alternatives (SLUB's report reads
  *           "BUG cache: Poison overwritten" on 6.1 and "BUG cache: Object
  *           corrupt" with "[Poison overwritten]" on 6.12; on a KASAN
- *           kernel the heap types are KASAN's to report).  The module's
+ *           kernel the heap types are KASAN's to report); "CONFIG_FOO? RE"
+ *           is expected only on a kernel with CONFIG_FOO.  The module's
  *           build drops this column (the macro's variadic part): it stays
  *           here so that one entry says all there is to know of a type.
  */
@@ -124,7 +127,8 @@ PC_CRASH_TYPE(deadlock, lockups, PC_CTX_TASK, PC_FATE_HANG,
 	      "two kernel threads take two mutexes in opposite order (ABBA)",
 	      "deadlock: pc-abba-[ab] holds [ab], wants [ab]",
 	      "INFO: task pc-abba-[ab]:[0-9]+ blocked for more than [0-9]+ seconds",
-	      "Kernel panic - not syncing: hung_task: blocked tasks")
+	      "Kernel panic - not syncing: hung_task: blocked tasks",
+	      "CONFIG_PROVE_LOCKING? WARNING: possible circular locking dependency detected")
 
 /* The stack: canaries, guard pages and the end-of-stack magic. */
 PC_CRASH_TYPE(corrupt_stack, stack, PC_CTX_NMI, PC_FATE_PANIC,
@@ -195,7 +199,7 @@ PC_CRASH_TYPE(slab_free_page, heap, PC_CTX_ATOMIC, PC_FATE_REPORT, "",
 	      "WARNING: CPU: [0-9]+ PID: [0-9]+ at mm/sl[au]b(_common)?\\.c:[0-9]+ free_large_kmalloc",
 	      "object pointer: 0x")
 PC_CRASH_TYPE(slab_init_on_alloc, heap, PC_CTX_ATOMIC, PC_FATE_REPORT,
-	      "CONFIG_INIT_ON_ALLOC_DEFAULT_ON",
+	      "CONFIG_INIT_ON_ALLOC_DEFAULT_ON !CONFIG_KASAN_GENERIC",
 	      "reallocate a dirtied kmalloc object: it must come back zeroed",
 	      "slab_init_on_alloc: the reused object reads as zero")
 PC_CRASH_TYPE(buddy_init_on_alloc, heap, PC_CTX_ATOMIC, PC_FATE_REPORT,
