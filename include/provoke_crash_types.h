@@ -20,7 +20,9 @@
  *           CONFIG_FOO (built in), !CONFIG_FOO (an option that defeats
  *           the type: the bench skips it there), name=value (a boot
  *           parameter; the bench boots with it), "smp" (a second CPU to
- *           observe it from),
+ *           observe it from), "cpu:FEATURE" (a CPU feature, by its x86
+ *           /proc/cpuinfo flag; the bench and the VM runner boot QEMU's
+ *           -cpu max, which has it, as arm64's has PXN and PAN),
  *           "x86_64" or "arm64" (the only architecture it runs on; the
  *           module refuses it elsewhere with EOPNOTSUPP).
  * expected: up to PC_MAX_EXPECT extended regular expressions that must all
@@ -264,12 +266,12 @@ PC_CRASH_TYPE(exec_rodata, perms, PC_CTX_NMI, PC_FATE_OOPS,
 	      "kernel tried to execute NX-protected page - exploit attempt\\?",
 	      "#PF: supervisor instruction fetch in kernel mode")
 PC_CRASH_TYPE(exec_userspace, perms, PC_CTX_TASK, PC_FATE_OOPS,
-	      "",
+	      "cpu:smep",
 	      "call code in a user mapping of the current process (SMEP)",
 	      "unable to execute userspace code \\(SMEP\\?\\)",
 	      "#PF: supervisor instruction fetch in kernel mode")
 PC_CRASH_TYPE(access_userspace, perms, PC_CTX_TASK, PC_FATE_OOPS,
-	      "",
+	      "cpu:smap",
 	      "read user memory without the uaccess helpers (SMAP)",
 	      "BUG: unable to handle page fault for address: 0000[0-9a-f]+",
 	      "#PF: supervisor read access in kernel mode",

@@ -259,17 +259,20 @@ pc_has_config() {
 # guest of release REL, in PC_NEED_BOOT (name=value words: the command
 # line), PC_NEED_SMP (2 for "smp"), PC_NEED_CPU (CPU features, from
 # "cpu:FEATURE" words; x86-64 guests get QEMU's -cpu max, which has
-# them), PC_NEED_MISSING (the CONFIG_ words REL lacks) and PC_NEED_ARCH
-# (the one architecture the type runs on, when it is not REL's).
+# them), PC_NEED_MISSING (the CONFIG_ words REL lacks), PC_NEED_DEFEATED
+# (the !CONFIG_ words REL has: options that defeat the type) and
+# PC_NEED_ARCH (the one architecture the type runs on, when not REL's).
 pc_needs() {
 	local rel=$1 word arch
 	shift
 	arch=$(pc_rel_arch "$rel")
 	arch=${arch/amd64/x86_64}
 	PC_NEED_BOOT="" PC_NEED_SMP=1 PC_NEED_CPU="" PC_NEED_MISSING="" PC_NEED_ARCH=""
+	PC_NEED_DEFEATED=""
 	for word in "$@"; do
 		case $word in
 		CONFIG_*) pc_has_config "$rel" "$word" || PC_NEED_MISSING="$PC_NEED_MISSING $word" ;;
+		!CONFIG_*) pc_has_config "$rel" "${word#!}" && PC_NEED_DEFEATED="$PC_NEED_DEFEATED ${word#!}" ;;
 		smp) PC_NEED_SMP=2 ;;
 		cpu:*) PC_NEED_CPU="$PC_NEED_CPU ${word#cpu:}" ;;
 		x86_64 | arm64) [ "$word" = "$arch" ] || PC_NEED_ARCH=$word ;;
