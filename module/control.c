@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The `crashpoints` control file and points= at load: each write is one
- * transaction over the point registry (points.c).
+ * transaction over the point registry (points.c).  It also adds the
+ * `offsets` file (offsets.c).
  *
  * A write is parsed whole first, one line at a time into one struct
  * pc_line (a page of newlines is 4097 lines: no array of them).  Then,
@@ -30,6 +31,9 @@
 
 /* One control-file write: at most a page, like other debugfs controls. */
 #define PC_WRITE_MAX	PAGE_SIZE
+
+/* The bytes of an unknown key or type a log line repeats, at most. */
+#define PC_NAMED_MAX	64
 
 /* The only lock on the list of points and on every point's flags. */
 static DEFINE_MUTEX(pc_points_lock);
@@ -65,7 +69,13 @@ static int pc_parse_next(const char *buf, size_t len, size_t *start, int n,
 	for (end = *start; end < len && buf[end] != '\n'; end++)
 		;
 	ret = pc_parse_line(buf + *start, end - *start, line, &error);
-	if (ret)
+	if (ret && error.what_len)
+		/* The culprit, escaped and cut: it may hold any byte. */
+		pr_warn("crashpoints: line %d, column %zu: %s '%*pE' (%s)\n",
+			n, error.pos + 1, error.why,
+			(int)min_t(size_t, error.what_len, PC_NAMED_MAX),
+			error.what, error.valid);
+	else if (ret)
 		pr_warn("crashpoints: line %d, column %zu: %s\n",
 			n, error.pos + 1, error.why);
 	*start = end + 1;
@@ -198,11 +208,15 @@ static int pc_control_show(struct seq_file *m, void *unused)
 
 	mutex_lock(&pc_points_lock);
 	list_for_each_entry(point, &pc_points, list) {
-		seq_printf(m, "%s %s%s hits=%ld fired=%ld missed=%lu ",
-			   point->where, point->type->name, point->options,
-			   atomic_long_read(&point->hits),
-			   atomic_long_read(&point->fired),
-			   pc_missed(point));
+		seq_printf(m, "%s %s%s hits=%ld ", point->where,
+			   point->type->name, point->options,
+			   atomic_long_read(&point->hits));
+		/* Only pid=, comm= and cpu= make a hit not eligible. */
+		if (point->cond.given & (PC_OPT_PID | PC_OPT_COMM | PC_OPT_CPU))
+			seq_printf(m, "eligible=%ld ",
+				   atomic_long_read(&point->eligible));
+		seq_printf(m, "fired=%ld missed=%lu ",
+			   atomic_long_read(&point->fired), pc_missed(point));
 		pc_show_context(m, point);
 	}
 	mutex_unlock(&pc_points_lock);
@@ -272,6 +286,7 @@ int pc_crashpoints_init(void)
 void pc_crashpoints_files(struct dentry *dir)
 {
 	debugfs_create_file("crashpoints", 0600, dir, NULL, &pc_control_fops);
+	pc_offsets_files(dir);
 }
 
 void pc_crashpoints_exit(void)
@@ -280,4 +295,5 @@ void pc_crashpoints_exit(void)
 	pc_free_matching(pc_any);
 	pc_entry_exit();
 	mutex_unlock(&pc_points_lock);
+	pc_offsets_exit();
 }

@@ -119,32 +119,6 @@ static bool pc_inside_symbol(const struct pc_point *point)
 	return !strcmp(at_start, at_probe);
 }
 
-/*
- * When kprobes refuses SYMBOL+OFFSET (the address may fall inside an
- * instruction of whatever lies there): the length of the function, if
- * @offset is past its end, else 0.  A kprobe at the entry, never
- * enabled, finds the function; "%pS" says where in it and how long it is.
- */
-static unsigned long pc_past_end(const char *symbol, unsigned long offset)
-{
-	struct kprobe kp = {
-		.symbol_name = symbol,
-		.flags = KPROBE_FLAG_DISABLED,
-	};
-	char where[KSYM_SYMBOL_LEN];
-	unsigned long at, size;
-	const char *plus;
-
-	if (register_kprobe(&kp))
-		return 0;
-	snprintf(where, sizeof(where), "%pS", kp.addr);
-	unregister_kprobe(&kp);
-	plus = strrchr(where, '+');
-	if (!plus || sscanf(plus, "+%lx/%lx", &at, &size) != 2)
-		return 0;
-	return offset >= size ? size : 0;
-}
-
 /* Create: a point for @line, not registered, or an ERR_PTR. */
 static struct pc_point *pc_point_create(const struct pc_line *line)
 {
@@ -251,10 +225,64 @@ static int pc_point_validate(struct pc_point *point)
 	return 0;
 }
 
+/*
+ * Why kprobes refused @line's place (@ret), as one log line: past the end
+ * of the function (ERANGE), not in kallsyms, or the nearest offsets it
+ * takes.  Returns the errno the write fails with.
+ */
+static int pc_point_refused(const struct pc_point *point,
+			    const struct pc_line *line, int ret)
+{
+	unsigned long size = 0;
+	int err;
+
+	/* An offset far past the end may land in no symbol: ENOENT. */
+	if (line->offset)
+		size = pc_function_size(point->symbol, &err);
+	if (size && line->offset >= size) {
+		pr_warn("crashpoints: %s: the offset is past the end of the function (%lu bytes long)\n",
+			point->where, size);
+		return -ERANGE;
+	}
+	if (ret == -ENOENT) {
+		pc_warn_not_found("crashpoints", point->where, point->symbol);
+		return ret;
+	}
+	if (size)
+		pc_warn_refused_offset(point->where, point->symbol,
+				       line->offset, size, ret);
+	else
+		pr_warn("crashpoints: %s: the kernel refused to probe it: error %d\n",
+			point->where, ret);
+	return ret;
+}
+
+/*
+ * MODULE:SYMBOL: if the plain SYMBOL finds this same function (kallsyms
+ * looks in vmlinux, then in the modules, the newest first), say that it
+ * would do.  A probe at it, never enabled, tells where it lands.
+ */
+static void pc_suggest_plain(const struct pc_point *point,
+			     const struct pc_line *line)
+{
+	const char *plain = line->symbol + line->module_len + 1;
+	struct kprobe kp = {
+		.symbol_name = plain,
+		.offset = line->offset,
+		.flags = KPROBE_FLAG_DISABLED,
+	};
+
+	if (register_kprobe(&kp))
+		return;
+	if (kp.addr == point->rp.kp.addr)
+		pr_info("crashpoints: %s: the plain name %s finds this same function: it would do too\n",
+			point->where, plain);
+	unregister_kprobe(&kp);
+}
+
 int pc_point_stage(const struct pc_line *line)
 {
 	struct pc_point *point;
-	unsigned long size = 0;
 	int ret;
 
 	point = pc_point_create(line);
@@ -262,19 +290,8 @@ int pc_point_stage(const struct pc_line *line)
 		return PTR_ERR(point);
 	pc_point_policy(point);
 	ret = pc_register(point);
-	if (ret && ret != -ENOENT && line->offset)
-		size = pc_past_end(point->symbol, line->offset);
-	if (size) {
-		pr_warn("crashpoints: %s: the offset is past the end of the function (%lu bytes long)\n",
-			point->where, size);
-		ret = -ERANGE;
-	} else if (ret == -ENOENT) {
-		pr_warn("crashpoints: %s: no such symbol\n", point->where);
-	} else if (ret) {
-		pr_warn("crashpoints: %s: the kernel refused to probe it: error %d\n",
-			point->where, ret);
-	}
 	if (ret) {
+		ret = pc_point_refused(point, line, ret);
 		kfree(point);
 		return ret;
 	}
@@ -284,6 +301,8 @@ int pc_point_stage(const struct pc_line *line)
 		kfree(point);
 		return ret;
 	}
+	if (line->module_len)
+		pc_suggest_plain(point, line);
 	point->pending = true;
 	list_add_tail(&point->list, &pc_points);
 	return 0;

@@ -7,6 +7,7 @@
  * pending points' probes, all or none; their hits are ignored until
  * pc_points_arm() arms them.  pc_free_matching(): unregister and free the
  * points @match accepts, waiting for their handlers once per batch.
+ * offsets.c needs no lock of theirs: it has its own (pc_offsets_lock).
  */
 #ifndef PROVOKE_CRASH_POINTS_H
 #define PROVOKE_CRASH_POINTS_H
@@ -24,5 +25,17 @@ bool pc_arming(const struct pc_point *point);
 struct pc_point **pc_collect(bool (*match)(const struct pc_point *), int *n);
 void pc_free_matching(bool (*match)(const struct pc_point *));
 unsigned long pc_missed(const struct pc_point *point);
+
+/*
+ * offsets.c: the offsets file, and the hints for a place kprobes refused.
+ * pc_function_size(): the length of @symbol's function, or 0 and *@err.
+ */
+unsigned long pc_function_size(const char *symbol, int *err);
+void pc_warn_refused_offset(const char *place, const char *symbol,
+			    unsigned long offset, unsigned long size, int err);
+void pc_warn_not_found(const char *file, const char *place,
+		       const char *symbol);
+void pc_offsets_files(struct dentry *dir);
+void pc_offsets_exit(void);
 
 #endif /* PROVOKE_CRASH_POINTS_H */

@@ -5,11 +5,11 @@
 # expect-out: every: @sys@getpgrp report after=2 every=3 times=-1 hits=10 fired=3 missed=0 context=atomic
 # expect-out: times: @sys@getppid report times=2 hits=5 fired=2 missed=0 context=atomic
 # expect-out: default: @sys@getppid report hits=4 fired=1 missed=0 context=atomic
-# expect-out: pid other: @sys@sync report times=-1 pid=[0-9]+ hits=3 fired=0
-# expect-out: pid match: @sys@sync report times=-1 pid=[0-9]+ hits=4 fired=4
-# expect-out: comm match: @sys@getpgrp report times=-1 comm=pc-guest hits=3 fired=3
-# expect-out: comm other: @sys@getpgrp report times=-1 comm=nobody hits=3 fired=0
-# expect-out: cpu 0: @sys@getppid report times=-1 cpu=0 hits=2 fired=2
+# expect-out: pid other: @sys@sync report times=-1 pid=[0-9]+ hits=3 eligible=0 fired=0
+# expect-out: pid match: @sys@sync report times=-1 pid=[0-9]+ hits=4 eligible=4 fired=4
+# expect-out: comm match: @sys@getpgrp report times=-1 comm=pc-guest hits=3 eligible=3 fired=3
+# expect-out: comm other: @sys@getpgrp report times=-1 comm=nobody hits=3 eligible=0 fired=0
+# expect-out: cpu 0: @sys@getppid report times=-1 cpu=0 hits=2 eligible=2 fired=2
 # expect-out: cpu 1: write: error ENODEV
 # expect-out: probability: fired between 120 and 280 of 400
 # expect-out: return: @sys@getppid%return report hits=1 fired=1 missed=0 context=atomic

@@ -1,7 +1,7 @@
 # Every refused write: its own errno, one log line saying why, nothing armed.
 # boot: slub_debug=FZPU
 # expect-out: unknown_type: write: error EINVAL
-# expect: provoke_crash: crashpoints: line 1, column [0-9]+: unknown crash type
+# expect: provoke_crash: crashpoints: line 1, column [0-9]+: unknown crash type 'frobnicate' \(the types file lists them\)
 # expect-out: missing_type: write: error EINVAL
 # expect: provoke_crash: crashpoints: line 1, column [0-9]+: missing crash type
 # expect-out: bad_offset: write: error EINVAL
@@ -11,12 +11,12 @@
 # expect-out: trailing: write: error EINVAL
 # expect: provoke_crash: crashpoints: line 1, column [0-9]+: expected KEY=VALUE
 # expect-out: no_symbol: write: error ENOENT
-# expect: provoke_crash: crashpoints: pc_no_such_symbol: no such symbol
+# expect: provoke_crash: crashpoints: pc_no_such_symbol: no such symbol in kallsyms: inlined, or a static function the compiler renamed \(.isra, .constprop, .part\)\? try a caller
 # expect-out: blacklisted: write: error EINVAL
 # expect: provoke_crash: crashpoints: notify_die: the kernel refused to probe it: error -22
 # expect-out: mid_instruction: write: error @misaligned@
-# expect@x86_64: provoke_crash: crashpoints: @sys@getppid\+0x1: the kernel refused to probe it: error -84
-# expect@arm64: provoke_crash: crashpoints: @sys@getppid\+0x1: the kernel refused to probe it: error -22
+# expect@x86_64: provoke_crash: crashpoints: @sys@getppid\+0x1: the offset falls inside an instruction \(EILSEQ\): error -84; nearest offsets kprobes takes: \+0x0 below, \+0x[0-9a-f]+ above \(the offsets file lists them all\)
+# expect@arm64: provoke_crash: crashpoints: @sys@getppid\+0x1: the offset falls inside an instruction \(arm64.s are 4 bytes; EINVAL\): error -22; nearest offsets kprobes takes: \+0x0 below, \+0x[0-9a-f]+ above
 # expect-out: own_module: write: error EINVAL
 # expect: provoke_crash: crashpoints: pc_crash_bugon: is inside provoke_crash itself
 # expect-out: busy_first: write: ok
