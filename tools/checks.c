@@ -84,18 +84,31 @@ int pc_check_environment(void)
 	return 0;
 }
 
-/* Count text symbols called @name in /proc/kallsyms. */
-static int kallsyms_count(const char *name)
+/*
+ * Count text symbols called @name in /proc/kallsyms: all of them, and in
+ * *@in_module those of module @module (if not NULL).
+ */
+static int kallsyms_count(const char *name, const char *module, int *in_module)
 {
 	FILE *f = fopen("/proc/kallsyms", "r");
-	char sym[512], type[4];
-	int n = 0;
+	char line[1024], sym[512], type[4], mod[128];
+	int n = 0, fields;
 
+	*in_module = 0;
 	if (!f)
 		return -1;
-	while (fscanf(f, "%*s %3s %511s%*[^\n]", type, sym) == 2)
-		if ((type[0] == 't' || type[0] == 'T') && !strcmp(sym, name))
-			n++;
+	while (fgets(line, sizeof(line), f)) {
+		fields = sscanf(line, "%*s %3s %511s %127s", type, sym, mod);
+		if (fields < 2 || (type[0] != 't' && type[0] != 'T') ||
+		    strcmp(sym, name))
+			continue;
+		n++;
+		/* A module's symbols end in "[module]". */
+		if (module && fields == 3 && mod[0] == '[' &&
+		    !strncmp(mod + 1, module, strlen(module)) &&
+		    !strcmp(mod + 1 + strlen(module), "]"))
+			(*in_module)++;
+	}
 	fclose(f);
 	return n;
 }
@@ -115,28 +128,72 @@ static int blacklisted(const char *name)
 	return found;
 }
 
+/* MODULE:SYMBOL: the symbol once in that module; a note if once at all. */
+static int check_module_symbol(const char *module, const char *name)
+{
+	int in_module, n = kallsyms_count(name, module, &in_module);
+
+	if (in_module == 0) {
+		fprintf(stderr, "provoke-crash: no function %s in module %s in /proc/kallsyms\n",
+			name, module);
+		fprintf(stderr, "  is %s loaded (/proc/modules)? %s\n", module,
+			"a static function may be inlined or renamed (.isra)");
+		return EXIT_MODULE;
+	}
+	if (in_module > 1) {
+		fprintf(stderr, "provoke-crash: %s occurs %d times in module %s; %s\n",
+			name, in_module, module, "kprobes would silently pick the first");
+		return EXIT_MODULE;
+	}
+	if (n == 1)
+		fprintf(stderr, "provoke-crash: note: %s is unique in /proc/kallsyms: %s\n",
+			name, "the plain name works too");
+	return 0;
+}
+
 int pc_check_symbol(const char *place)
 {
-	char name[512];
+	char name[1024], *colon;
 	size_t len = strcspn(place, "+%");
-	int n;
+	int n, in_module;
 
 	if (len == 0 || len >= sizeof(name)) {
-		fprintf(stderr, "provoke-crash: '%s' is not SYMBOL[+OFFSET]\n", place);
+		fprintf(stderr, "provoke-crash: '%s' is not [MODULE:]SYMBOL[+OFFSET]\n", place);
 		return EXIT_USAGE;
 	}
 	memcpy(name, place, len);
 	name[len] = '\0';
 
-	n = kallsyms_count(name);
+	colon = strchr(name, ':');
+	if (colon) {
+		*colon = '\0';
+		if (!name[0] || !colon[1]) {
+			fprintf(stderr, "provoke-crash: '%s' is not [MODULE:]SYMBOL[+OFFSET]\n",
+				place);
+			return EXIT_USAGE;
+		}
+		n = check_module_symbol(name, colon + 1);
+		if (n)
+			return n;
+		if (blacklisted(colon + 1)) {
+			fprintf(stderr, "provoke-crash: %s is on the kprobe blacklist (%s)\n",
+				colon + 1, PC_DEBUGFS_MOUNT "/kprobes/blacklist");
+			return EXIT_MODULE;
+		}
+		return 0;
+	}
+	n = kallsyms_count(name, NULL, &in_module);
 	if (n == 0) {
 		fprintf(stderr, "provoke-crash: no function %s in /proc/kallsyms\n", name);
+		fprintf(stderr, "  inlined, or a static function renamed %s? try a caller\n",
+			"(NAME.isra.0, .constprop.0)");
 		return EXIT_MODULE;
 	}
 	if (n > 1) {
 		fprintf(stderr, "provoke-crash: %s occurs %d times in /proc/kallsyms; %s\n",
 			name, n, "kprobes would silently pick the first");
-		fprintf(stderr, "  choose a symbol that occurs once (a caller, say)\n");
+		fprintf(stderr, "  choose a symbol that occurs once (a caller, say) %s\n",
+			"or MODULE:SYMBOL");
 		return EXIT_MODULE;
 	}
 	if (blacklisted(name)) {

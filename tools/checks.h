@@ -14,7 +14,10 @@
 /* Root, debugfs, lockdown, the module: 0 or EXIT_SETUP with a message. */
 int pc_check_environment(void);
 
-/* SYMBOL[+OFF] exists once in kallsyms and is not blacklisted. */
+/*
+ * [MODULE:]SYMBOL[+OFF] exists once in kallsyms (in MODULE, if given) and
+ * is not blacklisted; MODULE:SYMBOL notes when SYMBOL alone is unique.
+ */
 int pc_check_symbol(const char *place);
 
 /* Where the kernel log is now, so that pc_module_reason() reads only newer lines. */

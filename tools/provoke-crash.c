@@ -3,8 +3,9 @@
  * provoke-crash: the user-space side of the provoke_crash module.
  *
  * Lists the crash types (from the same table the module is built from),
- * arms and disarms crash points, shows their status and fires triggers,
- * without hand-written echo lines.
+ * arms and disarms crash points, shows their status, lists the offsets of
+ * a function kprobes takes and fires triggers, without hand-written echo
+ * lines.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -91,9 +92,15 @@ static int print_help(FILE *out, int status)
 		"                           context, fate, needs, expected text on\n"
 		"                           --arch, default this machine's, and\n"
 		"                           description; --rst: the docs' table)\n"
-		"  arm SYMBOL[+OFF] TYPE [KEY=VALUE...]  arm a crash point\n"
-		"  disarm SYMBOL[+OFF]|--all  disarm one point or all\n"
+		"  arm [MOD:]SYMBOL[+OFF|%%return] TYPE [KEY=VALUE...]\n"
+		"                           arm a crash point (keys: after, every,\n"
+		"                           times, probability, pid, comm, cpu)\n"
+		"  disarm [MOD:]SYMBOL[+OFF|%%return]|--all\n"
+		"                           disarm one point or all\n"
+		"  offsets [MOD:]SYMBOL     the offsets of a function kprobes takes,\n"
+		"                           as SYMBOL+OFF lines (its first 4096 bytes)\n"
 		"  status                   list armed points with their counters\n"
+		"                           (eligible=: the hits pid, comm, cpu let by)\n"
 		"  trigger TYPE [--yes]     run a crash now, in this process (asks\n"
 		"                           on a terminal unless --yes)\n"
 		"\n"
@@ -269,6 +276,62 @@ static int arm(int argc, char **argv)
 	return ret;
 }
 
+/*
+ * Ask the module which offsets of @symbol kprobes takes: write the name to
+ * the offsets file, read the answer back on the same descriptor, and print
+ * its offsets as SYMBOL+OFF lines, its comment lines as they are.
+ */
+static int list_offsets(const char *symbol)
+{
+	char line[1024], head[1024];
+	int fd, kmsg, err;
+	FILE *f;
+
+	fd = open(PC_DEBUGFS "/offsets", O_RDWR);
+	if (fd < 0) {
+		fprintf(stderr, "provoke-crash: %s/offsets: %s\n", PC_DEBUGFS,
+			strerror(errno));
+		return EXIT_MODULE;
+	}
+	kmsg = pc_kmsg_open();
+	snprintf(line, sizeof(line), "%s\n", symbol);
+	if (write(fd, line, strlen(line)) < 0) {
+		err = errno;
+		close(fd);
+		fprintf(stderr, "provoke-crash: offsets refused: %s\n", strerror(err));
+		pc_module_reason(kmsg);
+		return EXIT_MODULE;
+	}
+	if (kmsg >= 0)
+		close(kmsg);
+	f = fdopen(fd, "r");
+	if (!f || lseek(fd, 0, SEEK_SET) < 0) {
+		fprintf(stderr, "provoke-crash: %s/offsets: %s\n", PC_DEBUGFS,
+			strerror(errno));
+		if (f)
+			fclose(f);
+		else
+			close(fd);
+		return EXIT_MODULE;
+	}
+	/* The answer is the last scan's: another writer may have come between. */
+	snprintf(head, sizeof(head), "# %s: ", symbol);
+	if (!fgets(line, sizeof(line), f) || strncmp(line, head, strlen(head))) {
+		fprintf(stderr, "provoke-crash: the offsets file answered for another name %s\n",
+			"(a concurrent writer?); try again");
+		fclose(f);
+		return EXIT_MODULE;
+	}
+	do {
+		if (line[0] == '#')
+			fputs(line, stdout);
+		else
+			printf("%s+%s", symbol, line);
+	} while (fgets(line, sizeof(line), f));
+	fclose(f);
+	return 0;
+}
+
 static int show_status(void)
 {
 	FILE *f = fopen(PC_DEBUGFS "/crashpoints", "r");
@@ -343,7 +406,8 @@ int main(int argc, char **argv)
 	if (!strcmp(cmd, "types") && nargs == 0)
 		return list_types(format);
 	if (strcmp(cmd, "status") && strcmp(cmd, "arm") &&
-	    strcmp(cmd, "disarm") && strcmp(cmd, "trigger"))
+	    strcmp(cmd, "disarm") && strcmp(cmd, "trigger") &&
+	    strcmp(cmd, "offsets"))
 		return print_help(stderr, EXIT_USAGE);
 
 	ret = pc_check_environment();
@@ -353,6 +417,8 @@ int main(int argc, char **argv)
 		return show_status();
 	if (!strcmp(cmd, "arm") && nargs >= 2)
 		return arm(nargs, argv + optind);
+	if (!strcmp(cmd, "offsets") && nargs == 1)
+		return list_offsets(argv[optind]);
 	if (!strcmp(cmd, "disarm") && all && nargs == 0)
 		return write_control("crashpoints", "\n");
 	if (!strcmp(cmd, "disarm") && nargs == 1) {
