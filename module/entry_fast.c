@@ -97,14 +97,40 @@ bool pc_entry_can_be_fast(struct pc_point *point)
 	return point->entry_ip;
 }
 
-static unsigned long *pc_entry_ips(struct pc_point **points, int n)
+/* Whether a live point other than those of @points has the site @ip. */
+static bool pc_entry_site_shared(unsigned long ip, struct pc_point **points,
+				 int n)
+{
+	struct pc_point *point;
+	int i;
+
+	hash_for_each_possible(pc_entry_points, point, entry_node, ip) {
+		if (point->entry_ip != ip)
+			continue;
+		for (i = 0; i < n && points[i] != point; i++)
+			;
+		if (i == n)
+			return true;
+	}
+	return false;
+}
+
+/*
+ * The call sites of @points in a new array (kvfree() it), *@nips of them;
+ * with @unshared, only those that no live point outside @points keeps.
+ */
+static unsigned long *pc_entry_ips(struct pc_point **points, int n,
+				   bool unshared, int *nips)
 {
 	unsigned long *ips = kvmalloc_array(n, sizeof(*ips), GFP_KERNEL);
 	int i;
 
+	*nips = 0;
 	if (ips)
 		for (i = 0; i < n; i++)
-			ips[i] = points[i]->entry_ip;
+			if (!unshared ||
+			    !pc_entry_site_shared(points[i]->entry_ip, points, n))
+				ips[(*nips)++] = points[i]->entry_ip;
 	return ips;
 }
 
@@ -152,20 +178,20 @@ static int pc_entry_register(unsigned long *ips, int n)
 int pc_entry_enable(struct pc_point **points, int n)
 {
 	unsigned long *ips;
-	int i, ret;
+	int i, nips, ret;
 
 	if (!n)
 		return 0;
-	ips = pc_entry_ips(points, n);
+	ips = pc_entry_ips(points, n, false, &nips);
 	if (!ips)
 		return -ENOMEM;
 	if (pc_entry_registered) {
-		ret = ftrace_set_filter_ips(&pc_entry_ops, ips, n, 0, 0);
+		ret = ftrace_set_filter_ips(&pc_entry_ops, ips, nips, 0, 0);
 		if (ret)
 			pr_warn("crashpoints: ftrace refused the call sites: error %d\n",
 				ret);
 	} else {
-		ret = pc_entry_register(ips, n);
+		ret = pc_entry_register(ips, nips);
 	}
 	kvfree(ips);
 	if (ret)
@@ -184,24 +210,6 @@ int pc_entry_enable(struct pc_point **points, int n)
 	return 0;
 }
 
-/* Whether a live point other than those of @points has the site @ip. */
-static bool pc_entry_site_shared(unsigned long ip, struct pc_point **points,
-				 int n)
-{
-	struct pc_point *point;
-	int i;
-
-	hash_for_each_possible(pc_entry_points, point, entry_node, ip) {
-		if (point->entry_ip != ip)
-			continue;
-		for (i = 0; i < n && points[i] != point; i++)
-			;
-		if (i == n)
-			return true;
-	}
-	return false;
-}
-
 void pc_entry_disable(struct pc_point **points, int n)
 {
 	unsigned long *ips;
@@ -215,18 +223,13 @@ void pc_entry_disable(struct pc_point **points, int n)
 	 * Out of the table, the callback ignores a site; so if trimming the
 	 * filter fails, a stale site only costs a lookup.
 	 */
-	ips = kvmalloc_array(n, sizeof(*ips), GFP_KERNEL);
-	for (i = 0; i < n; i++) {
-		if (pc_entry_site_shared(points[i]->entry_ip, points, n))
-			continue;
-		if (ips)
-			ips[nips++] = points[i]->entry_ip;
-		else
-			ftrace_set_filter_ip(&pc_entry_ops, points[i]->entry_ip,
-					     1, 0);
-	}
+	ips = pc_entry_ips(points, n, true, &nips);
 	if (ips && nips)
 		ftrace_set_filter_ips(&pc_entry_ops, ips, nips, 1, 0);
+	for (i = 0; !ips && i < n; i++)
+		if (!pc_entry_site_shared(points[i]->entry_ip, points, n))
+			ftrace_set_filter_ip(&pc_entry_ops,
+					     points[i]->entry_ip, 1, 0);
 	kvfree(ips);
 	for (i = 0; i < n; i++) {
 		hash_del_rcu(&points[i]->entry_node);
