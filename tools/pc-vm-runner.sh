@@ -252,7 +252,7 @@ pcv_scan() {
 # pcv_trace FROM: the first call trace after line FROM, reliable frames
 # only ("? " frames are stack leftovers); an address with no symbol in
 # the module area is the ftrace trampoline that calls the entry point's
-# callback.
+# callback, reliable or not.
 pcv_trace() {
 	local i=$1 n=${#PCV_LINES[@]} line on=0
 	for ((; i < n && i < PCV_END_AT; i++)); do
@@ -265,8 +265,12 @@ pcv_trace() {
 		case $line in
 		'<TASK>' | '<IRQ>' | '</IRQ>' | '<NMI>' | '</NMI>' | '<SOFTIRQ>' | '</SOFTIRQ>') echo "  $line" ;;
 		'</TASK>' | 'Modules linked in:'* | '---['* | RIP:* | Code:*) break ;;
+		# A bare address in the module area has no symbol: ftrace's
+		# trampoline, generated code that calls the entry point's
+		# callback (0xffffffffc0... with KASLR, 0xffffffffa0... without).
+		0xffffffff[a-f]* | '? 0xffffffff'[a-f]*)
+			echo "  $line  <- ftrace trampoline (calls the entry point's callback)" ;;
 		'? '*) ;;
-		0xffffffffc0*) echo "  $line  <- ftrace trampoline (calls the entry point's callback)" ;;
 		[a-zA-Z_]*+0x*)
 			if [[ $line == *' ['*']' ]]; then
 				echo "  ${line%%+*} [${line##*[}"
@@ -285,7 +289,8 @@ pcv_report() {
 	local work=$1 out from i rec
 	out=$(tr -d '\r' <"$work/out.log")
 	echo "=== guest output"
-	printf '%s\n' "$out" | sed -n '/^PC-RUN-BEGIN/,/^PC-RUN-END/p' | sed '1d;/^PC-RUN-END/d'
+	printf '%s\n' "$out" | sed -n '/^PC-RUN-BEGIN/,/^PC-RUN-END/p' |
+		sed -E '1d;/^PC-(RUN-END|ARM-REFUSED|TRIGGER-REFUSED|WHY )/d'
 	if printf '%s\n' "$out" | grep -q '^PC-POINT '; then
 		echo "=== points after the run"
 		printf '%s\n' "$out" | sed -n 's/^PC-POINT //p'
@@ -335,7 +340,7 @@ pcv_timing() {
 			t1 - t0, t2 - t1,
 			b ? sprintf("%.1fs", b - t2) : "?",
 			(b && c) ? sprintf("%.1fs", c - b) : "-",
-			c ? sprintf("%.1fs", t3 - c) : (b ? sprintf("%.1fs (to the end)", t3 - b) : "?"),
+			c ? sprintf("%.1fs", t3 - c) : (b && t3 > b ? sprintf("%.1fs (no crash: to the end)", t3 - b) : "-"),
 			t3 - t0 }' >&2
 }
 
@@ -350,7 +355,8 @@ pcv_verdict() {
 		exit "$PCV_SETUP"
 	fi
 	if printf '%s\n' "$out" | grep -Eq '^PC-(ARM|TRIGGER)-REFUSED'; then
-		k=$(printf '%s\n' "$out" | grep -E '^(write: error|PC-WHY)' | sed 's/^PC-WHY //')
+		k=$(printf '%s\n' "$out" | grep -E '^(write: error|PC-WHY)' |
+			sed -E 's/^PC-WHY (\[ *[0-9.]+\] )?//')
 		echo "provoke-crash-vm: the module refused $(printf '%s\n' "$out" |
 			grep -q '^PC-ARM-REFUSED' && echo "to arm the points" || echo "the trigger"); nothing ran:"
 		printf '%s\n' "${k:-(the module logged no reason)}" | sed 's/^/  /'
