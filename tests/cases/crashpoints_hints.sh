@@ -34,6 +34,11 @@
 # expect-out: no_filter: @sys@getppid report after=2 times=-1 hits=3 fired=2 missed=0 context=atomic
 # expect-out: tool_offsets: @sys@getppid\+0x0$
 # expect-out: tool_reason:   the module says: crashpoints: line 1, column [0-9]+: unknown option 'foo'
+# expect-out: tool_mod: provoke-crash: note: free_rs is unique in /proc/kallsyms: the plain name works too
+# expect-out: tool_mod: armed: reed_solomon:free_rs report
+# expect-out: tool_status: reed_solomon:free_rs report hits=0 fired=0
+# expect-out: tool_mod_after: 0 points
+# expect-out: tool_mod_missing: provoke-crash: no function free_rs in module nosuchmod
 # expect-out: PC-GUEST-END
 # reject: BUG:|Oops|WARNING:|FAIL:|Kernel panic
 # reject-out: WRONG
@@ -116,3 +121,8 @@ pc-guest write $C "\n" >/dev/null
 # The tool: the offsets subcommand, and the module's reason on a refusal.
 provoke-crash offsets @sys@getppid | sed 's/^/tool_offsets: /'
 provoke-crash arm @sys@getppid report foo=1 2>&1 | sed 's/^/tool_reason: /'
+provoke-crash arm reed_solomon:free_rs report 2>&1 | sed 's/^/tool_mod: /'
+provoke-crash status | sed 's/^/tool_status: /'
+provoke-crash disarm reed_solomon:free_rs
+echo "tool_mod_after: $(grep -c . $C) points"
+provoke-crash arm nosuchmod:free_rs report 2>&1 | sed 's/^/tool_mod_missing: /'
