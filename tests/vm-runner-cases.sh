@@ -1,35 +1,56 @@
 # SPDX-License-Identifier: GPL-2.0
 # The VM runner's own cases, sourced by tests/run: tools/provoke-crash-vm is
 # run on the host as a user runs it, and its exit status and output are
-# checked.  Uses tests/run's $results, $kernels, $PC_OUT and pc-vm-lib.sh.
-# shellcheck shell=bash
+# checked.  Uses tests/run's $results, $kernels, $filter, $PC_OUT and
+# pc-vm-lib.sh.  Eight of them boot guests (a repeat run of the runner
+# takes about 15 s, the debug kernel's about 90 s); the option checks and
+# the completion boot nothing.
+# shellcheck shell=bash disable=SC2154
 
 # vm_check NAME STATUS PATTERNS ARGS...: run the VM runner with ARGS as a
 # user would; it must exit with STATUS and print every line of PATTERNS
-# (EREs).  Appends the case's result to vm.result.
+# (EREs; one that starts with ! must not appear).  Appends the case's
+# result to vm.result.  VM_RUN, if set, is a command put before the
+# runner (the pty driver).
 vm_check() {
 	local name=$1 want=$2 pats=$3 log=$results/vm-$1.log why="" rc pat
 	shift 3
-	PC_OUT=$PC_OUT/vm "$PC_ROOT/tools/provoke-crash-vm" "$@" >"$log" 2>&1
+	echo "vm/$name" | grep -Eq -- "$filter" || return 0
+	# shellcheck disable=SC2086
+	PC_OUT=$PC_OUT/vm ${VM_RUN:-} "$PC_ROOT/tools/provoke-crash-vm" "$@" >"$log" 2>&1
 	rc=$?
+	tr -d '\r' <"$log" >"$log.txt"
 	[ $rc = "$want" ] || why="exit status $rc, expected $want"
 	while IFS= read -r pat; do
 		[ -n "$why" ] && break
-		grep -Eq -- "$pat" "$log" || why="missing in its output: $pat"
+		if [[ $pat == '!'* ]]; then
+			! grep -Eq -- "${pat#!}" "$log.txt" || why="unexpected in its output: ${pat#!}"
+		else
+			grep -Eq -- "$pat" "$log.txt" || why="missing in its output: $pat"
+		fi
 	done <<<"$pats"
+	vm_result "$name" "$why" "$log.txt"
+}
+
+# vm_result NAME WHY LOG: ok with the lines that prove it, or not ok with
+# the log's tail.
+vm_result() {
+	local name=$1 why=$2 log=$3
 	if [ -z "$why" ]; then
 		echo "ok vm/$name"
-		if [ "$name" = readme_first_command ]; then
+		if [ "$name" = bad_options ]; then
+			sed 's/^/#   /' "$log"
+		elif [ "$name" = readme_first_command ]; then
 			# Its transcript: arm, hit, the oops's first lines, the
-			# pstore record's, and the verdict.
+			# trace, the pstore record's, the times and the verdict.
 			sed -n '1,/#PF: error_code/p' "$log" | sed 's/^/#   /'
 			echo "#   ..."
-			sed -n '/^=== pstore record/,/BUG: kernel NULL/p' "$log" | sed 's/^/#   /'
-			echo "#   ..."
+			sed -n '/^=== call trace/,$p' "$log" | sed 's/^/#   /'
 		else
-			grep -E '^\+ |hits=' "$log" | sed 's/^/#   /'
+			grep -E '^\+ |hits=|^note: |^  provoke_crash: |^# time|^runs: |^pc-vm# .' "$log" |
+				awk '!seen[$0]++' | head -n 12 | sed 's/^/#   /'
+			tail -n 1 "$log" | sed 's/^/#   /'
 		fi
-		tail -n 1 "$log" | sed 's/^/#   /'
 	else
 		echo "not ok vm/$name"
 		echo "# $why"
@@ -38,33 +59,142 @@ vm_check() {
 	pc_log "done vm/$name"
 }
 
+# vm_bad_options: mistakes the runner must catch on the host, before it
+# builds or boots anything: each exits 2 within 5 s with one line that
+# names the mistake.  Also --help (conditions, %return) and the bash
+# completion.  No guest.
+vm_bad_options() {
+	local log=$results/vm-bad_options.log why="" line args want rc t0 t
+	echo "vm/bad_options" | grep -Eq -- "$filter" || return 0
+	: >"$log"
+	while IFS='|' read -r args want; do
+		t0=$(date +%s%N)
+		eval "PC_OUT=\$PC_OUT/vm \"\$PC_ROOT/tools/provoke-crash-vm\" $args" </dev/null >"$log.one" 2>&1
+		rc=$? t=$((($(date +%s%N) - t0) / 1000000))
+		line=$(cat "$log.one")
+		echo "$args -> $rc in ${t} ms: $line" >>"$log"
+		if [ $rc != 2 ]; then why="$args: exit status $rc, expected 2"
+		elif [ $t -ge 5000 ]; then why="$args: took $t ms"
+		elif [ "$(wc -l <"$log.one")" != 1 ]; then why="$args: not one line: $line"
+		elif ! grep -Eq -- "$want" "$log.one"; then why="$args: no '$want' in: $line"
+		fi
+		[ -n "$why" ] && break
+	done <<'BAD'
+--timeout abc|--timeout 'abc': give a whole number
+--smp 0|--smp '0'
+--frobnicate|unknown option '--frobnicate'
+--arm 'vfs_read nosuchtype'|no crash type 'nosuchtype'
+--trigger nosuchtype|no crash type 'nosuchtype'
+--arm 'vfs_read bugon' --trigger panic|--arm and --trigger do not go together
+--trigger panic --run true|--run and --trigger
+--arm 'vfs_read bugon colour=red'|unknown condition 'colour' \(after= every= times=
+--arm 'vfs_read bugon times=x'|bad value in 'times=x'
+--arm vfs_read|give 'SYMBOL\[\+OFFSET\|%return\] TYPE
+--arm 'vfs_read+4x bugon'|'vfs_read\+4x' is not SYMBOL
+--kernel 5.10|--kernel '5.10': not a series
+--kernel /etc/hostname|give its build tree with --kdir
+--kernel /etc/hostname --kdir /tmp|not an x86-64 bzImage
+--kdir /tmp|--kdir needs --kernel IMAGE
+--trigger pac_corruption|pac_corruption runs only on arm64
+--file /nonexistent/repro|no file '/nonexistent/repro'
+--shell|--shell needs a terminal
+--arm|--arm needs a value
+BAD
+	if [ -z "$why" ]; then
+		PC_OUT=$PC_OUT/vm "$PC_ROOT/tools/provoke-crash-vm" --help >"$log.one" 2>&1
+		for line in 'after=N every=N' 'probability=P pid=N comm=NAME cpu=N' '%return' \
+			'--kernel IMAGE --kdir DIR' '4 the module' '5 a point of a report'; do
+			grep -qF -- "$line" "$log.one" || why="--help lacks '$line'"
+		done
+	fi
+	if [ -z "$why" ]; then
+		line=$(bash -c '. "$1"; COMP_WORDS=("$2" --trigger read_a); COMP_CWORD=2
+			_provoke_crash_vm; echo "${COMPREPLY[*]}"' _ \
+			"$PC_ROOT/tools/provoke-crash-vm.bash-completion" "$PC_ROOT/tools/provoke-crash-vm")
+		[ "$line" = read_after_free ] || why="completion of '--trigger read_a' gave '$line'"
+		echo "completion: --trigger read_a -> $line" >>"$log"
+	fi
+	vm_result bad_options "$why" "$log"
+}
+
 # The README's first command, as a user runs it: it must end with the
-# kernel's own report and the ramoops record read back after the reset.
-# Then the runner's other verdicts: a point off the path survives (on the
-# other x86-64 kernel, if the run has it), and a guest that never ends is
-# killed and reported.
+# kernel's own report, the trace with the ftrace trampoline named, the
+# ramoops record read back after the reset, and the times.  Then the
+# runner's other verdicts, each in one guest.
 vm_case() {
-	local series="" other="" s
+	local series="" other="" s repro dbg
 	for s in $kernels; do
 		[ "$(pc_series_arch "$s")" = amd64 ] || continue
+		[ "$s" = debug ] && continue
 		if [ -z "$series" ]; then series=$s; else other=$s; fi
 	done
+	vm_bad_options
 	if [ -z "$series" ]; then
-		echo "ok vm/readme_first_command # SKIP no x86-64 series in PC_KERNELS" >"$results/vm.result"
+		echo "ok vm/readme_first_command # SKIP no Debian x86-64 series in PC_KERNELS" >>"$results/vm.result"
 		return
 	fi
 	vm_check readme_first_command 0 '^=== kernel report
 provoke_crash: __x64_sys_getppid: null_dereference: 
 BUG: kernel NULL pointer dereference
-^PC-PSTORE-BEGIN dmesg-ramoops-0
-^Oops#1 Part1
-the kernel crashed as asked' --kernel "$series"
-	vm_check survived 1 '__x64_sys_getpgid null_dereference hits=0 fired=0
-^=== pstore record kept across the reboot
-^\(none\)
-provoke-crash-vm: the kernel survived$' \
-		--kernel "${other:-$series}" --arm '@sys@getpgid null_dereference'
+ftrace trampoline
+^dmesg-ramoops-0: Oops#1 Part1, [0-9]+ lines; it holds the report above
+^# time: checks .*, build .*, boot .*, crash .*, reboot .*, total
+the kernel crashed as asked: null_dereference, hit by pc-guest\[' --kernel "$series" --timing
+	# The man page's old false pass: the point is on vfs_read, the
+	# command reads nothing; the runner's own reading of the counters
+	# after the command hits it, and that is not the command's crash.
+	vm_check false_pass 1 '^\+ run: echo no read here$
+^no read here$
+^note: not credited: vfs_read bugon hit by the runner.s own shell \(PID 1\) after your command ended
+provoke-crash-vm: the kernel survived your command' \
+		--kernel "${other:-$series}" --arm 'vfs_read bugon' --run 'echo no read here'
+	# Two points in one write, one of them refused: neither is armed, the
+	# command never runs, and the module's own line says why.
+	vm_check arm_refused 4 'no such symbol
+^  provoke_crash: crashpoints: pc_no_such_symbol: 
+the module refused to arm the points; nothing ran:$
+!^SHOULD-NOT-RUN' \
+		--kernel "$series" --arm '@sys@getppid null_dereference' \
+		--arm 'pc_no_such_symbol bugon' --run 'echo SHOULD-NOT-RUN'
+	# A reproducer built here, copied in with --file; the command, with
+	# a $(...), runs once, as given; two vCPUs on request.
+	repro=$results/vm-repro
+	printf '#include <stdio.h>\n#include <unistd.h>\nint main(void)\n{\n\tprintf("repro: %%d\\n", (int)getppid());\n\treturn 0;\n}\n' >"$repro.c"
+	if gcc -static -O2 -o "$repro" "$repro.c"; then
+		vm_check file_repro 0 '^\+ run: echo x >>/tmp/n; echo "runs: \$\(wc -l </tmp/n\)"; /root/vm-repro$
+^runs: 1$
+2 vCPUs
+^__x64_sys_getppid null_dereference .*comm=vm-repro .*fired=1
+the kernel crashed as asked: null_dereference, hit by vm-repro\[' \
+			--kernel "$series" --file "$repro" --smp 2 \
+			--arm '@sys@getppid null_dereference comm=vm-repro' \
+			--run 'echo x >>/tmp/n; echo "runs: $(wc -l </tmp/n)"; /root/vm-repro'
+	else
+		echo "not ok vm/file_repro # gcc -static failed" >>"$results/vm.result"
+	fi
+	# The table's needs on their own: slub_debug for read_after_free, a
+	# report that the kernel goes on after (status 5).
+	vm_check needs_boot_params 5 '^\+ boot: slub_debug=FZPU$
+read_after_free: the freed object reads as poison
+reported as asked, the kernel went on: read_after_free' --kernel "$series" --trigger read_after_free
+	# --shell driven through a pty: type a command that hits the point.
+	VM_RUN="python3 $PC_ROOT/tests/vm-shell-drive.py 240 --" \
+		vm_check shell_pty 0 'pc-vm# .*pc-guest hit sync 1
+BUG: kernel NULL pointer dereference
+__x64_sys_sync null_dereference .*fired=1
+the kernel crashed as asked: null_dereference, hit by pc-guest\[' \
+		--kernel "$series" --shell --arm '@sys@sync null_dereference' --timeout 200
 	vm_check timed_out 3 '^\+ run: sleep 600
-provoke-crash-vm: timed out after 30s$' \
-		--kernel "$series" --arm '@sys@getpgid report' --run 'sleep 600' --timeout 30
+provoke-crash-vm: timed out after 20s$' \
+		--kernel "$series" --arm '@sys@getpgid report' --run 'sleep 600' --timeout 20
+	# A kernel given as paths: the debug kernel's image and build tree,
+	# as its cache holds them (not built here: that takes 13 minutes).
+	if dbg=$(pc_debug_dir 2>/dev/null) && [ -f "$dbg/stamp" ]; then
+		vm_check kernel_paths 0 'provoke_crash: __x64_sys_getppid: null_dereference: 
+Oops: .*KASAN
+the kernel crashed as asked: null_dereference' \
+			--kernel "$dbg/build/arch/x86/boot/bzImage" --kdir "$dbg/build" --timeout 400
+	elif echo vm/kernel_paths | grep -Eq -- "$filter"; then
+		echo "ok vm/kernel_paths # SKIP the debug kernel is not built (make debug-kernel)" >>"$results/vm.result"
+	fi
 }

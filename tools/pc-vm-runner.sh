@@ -303,8 +303,11 @@ pcv_report() {
 		echo "(none: no hit, no crash after the start marker)"
 	else
 		tr -d '\r' <"$work/console.log" | sed -n "$((from + 1)),$((PCV_END_AT + 1))p"
-		echo "=== call trace (reliable frames)"
-		pcv_trace "$from"
+		pcv_trace "$from" >"$work/trace"
+		if [ -s "$work/trace" ]; then
+			echo "=== call trace (reliable frames)"
+			cat "$work/trace"
+		fi
 	fi
 	echo "=== pstore record kept across the reboot"
 	if ! printf '%s\n' "$out" | grep -q '^PC-PSTORE-BEGIN'; then
@@ -362,6 +365,8 @@ pcv_verdict() {
 		printf '%s\n' "${k:-(the module logged no reason)}" | sed 's/^/  /'
 		exit "$PCV_REFUSED"
 	fi
+	# "by COMM[PID]" where the console named the task.
+	by() { [ -n "${PCV_HIT_PID[$1]}" ] && echo ", hit by ${PCV_HIT_COMM[$1]}[${PCV_HIT_PID[$1]}]"; }
 	for k in "${!PCV_HIT_AT[@]}"; do
 		pid=${PCV_HIT_PID[k]} fate=$(pcv_type_field "$table" "${PCV_HIT_TYPE[k]}" 4)
 		if [ "${PCV_HIT_WHEN[k]}" != run ] || [ "$pid" = 1 ]; then
@@ -378,13 +383,13 @@ pcv_verdict() {
 		esac
 	done
 	if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
-		[ -n "$credited" ] && echo "note: ${PCV_HIT_TYPE[credited]} was hit by ${PCV_HIT_COMM[credited]}[${PCV_HIT_PID[credited]}], and the guest never ended"
+		[ -n "$credited" ] && echo "note: ${PCV_HIT_TYPE[credited]} was hit$(by "$credited"), and the guest never ended"
 		echo "provoke-crash-vm: timed out after ${timeout}s"
 		exit "$PCV_TIMEOUT"
 	fi
 	if [ -n "$credited" ] && [ -n "$PCV_CRASH_AT" ] && [ "$PCV_CRASH_PID" != 1 ]; then
-		echo "provoke-crash-vm: the kernel crashed as asked: ${PCV_HIT_TYPE[credited]}, hit by" \
-			"${PCV_HIT_COMM[credited]:-?}[${PCV_HIT_PID[credited]:-?}]: ${PCV_LINES[PCV_CRASH_AT]}"
+		echo "provoke-crash-vm: the kernel crashed as asked: ${PCV_HIT_TYPE[credited]}$(by "$credited"):" \
+			"${PCV_LINES[PCV_CRASH_AT]}"
 		exit "$PCV_CRASHED"
 	fi
 	if [ -n "$PCV_FAIL" ]; then
@@ -396,8 +401,7 @@ pcv_verdict() {
 		exit "$PCV_CRASHED"
 	fi
 	if [ -n "$report" ]; then
-		echo "provoke-crash-vm: reported as asked, the kernel went on: ${PCV_HIT_TYPE[report]}," \
-			"hit by ${PCV_HIT_COMM[report]:-?}[${PCV_HIT_PID[report]:-?}]"
+		echo "provoke-crash-vm: reported as asked, the kernel went on: ${PCV_HIT_TYPE[report]}$(by "$report")"
 		exit "$PCV_REPORTED"
 	fi
 	if [ -n "$own" ]; then
