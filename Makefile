@@ -6,9 +6,10 @@
 #   make tools           tools/provoke-crash
 #   make unit            parser unit tests, in user space
 #   make check           the whole QEMU bench (tests/run)
-#   make check-long      the same, with every crash type on arm64 6.1 and
-#                        6.12 and on the debug kernel too (well over an
-#                        hour under TCG)
+#   make check-long      the same, with every crash type on every kernel
+#                        (6.12, arm64 6.1 and 6.12, the debug kernel) and
+#                        the kdump lane's every type on each x86-64
+#                        kernel (hours under TCG)
 #   make checkpatch      checkpatch.pl --strict over our C sources
 #   make bench           what a crash point that does not fire costs, in an
 #                        icount guest (tests/bench/run; reports, no verdict)
@@ -69,7 +70,7 @@ check:
 
 check-long:
 	PC_KERNELS="6.1 6.12 arm64-6.1 arm64-6.12 debug" PC_ARM64_SCOPE=full \
-		PC_DEBUG_SCOPE=full tests/run
+		PC_DEBUG_SCOPE=full PC_KDUMP_SCOPE=full PC_X86_SCOPE=full tests/run
 
 vm:
 	tools/provoke-crash-vm

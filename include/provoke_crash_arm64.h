@@ -56,12 +56,12 @@ PC_ARM64_EXPECT(oops_interrupt_context,
 		"oops_interrupt_context: in hardirq context: yes",
 		"Unable to handle kernel NULL pointer dereference",
 		"ipi_handler",
-		"Kernel panic - not syncing: Oops: Fatal exception in interrupt")
+		"!kdump? Kernel panic - not syncing: Oops: Fatal exception in interrupt")
 PC_ARM64_EXPECT(oops_softirq_context,
 		"oops_softirq_context: in softirq context: yes",
 		"Unable to handle kernel NULL pointer dereference",
 		"run_timer_softirq",
-		"Kernel panic - not syncing: Oops: Fatal exception in interrupt")
+		"!kdump? Kernel panic - not syncing: Oops: Fatal exception in interrupt")
 PC_ARM64_EXPECT(hardlockup,
 		"Watchdog detected hard LOCKUP on cpu|rcu: INFO: rcu_(preempt|sched) detected stalls on CPUs",
 		"Kernel panic - not syncing: (Hard LOCKUP|RCU Stall)")

@@ -32,7 +32,9 @@
  *           "BUG cache: Poison overwritten" on 6.1 and "BUG cache: Object
  *           corrupt" with "[Poison overwritten]" on 6.12; on a KASAN
  *           kernel the heap types are KASAN's to report); "CONFIG_FOO? RE"
- *           is expected only on a kernel with CONFIG_FOO.  The module's
+ *           is expected only on a kernel with CONFIG_FOO; "!kdump? RE"
+ *           only without a capture kernel loaded (an oops that must be
+ *           fatal jumps into it before panic() prints).  The module's
  *           build drops this column (the macro's variadic part): it stays
  *           here so that one entry says all there is to know of a type.
  */
@@ -79,19 +81,19 @@ PC_CRASH_TYPE(oops_interrupt_context, interrupts, PC_CTX_IRQS, PC_FATE_PANIC, ""
 	      "oops_interrupt_context: in hardirq context: yes",
 	      "BUG: kernel NULL pointer dereference",
 	      "<IRQ>",
-	      "Kernel panic - not syncing: Fatal exception in interrupt")
+	      "!kdump? Kernel panic - not syncing: Fatal exception in interrupt")
 PC_CRASH_TYPE(oops_softirq_context, interrupts, PC_CTX_PREEMPT, PC_FATE_PANIC, "",
 	      "NULL dereference from a timer callback (softirq)",
 	      "oops_softirq_context: in softirq context: yes",
 	      "BUG: kernel NULL pointer dereference",
 	      "run_timer_softirq",
-	      "Kernel panic - not syncing: Fatal exception in interrupt")
+	      "!kdump? Kernel panic - not syncing: Fatal exception in interrupt")
 PC_CRASH_TYPE(oops_nmi_context, interrupts, PC_CTX_ATOMIC, PC_FATE_PANIC, "x86_64",
 	      "NULL dereference from an NMI handler (self NMI through the APIC)",
 	      "oops_nmi_context: in NMI context: yes",
 	      "BUG: kernel NULL pointer dereference",
 	      "<NMI>",
-	      "Kernel panic - not syncing: Fatal exception in interrupt")
+	      "!kdump? Kernel panic - not syncing: Fatal exception in interrupt")
 
 /* Lockups and stalls: caught by the kernel's watchdogs and detectors. */
 PC_CRASH_TYPE(unreachable_loop, lockups, PC_CTX_ATOMIC, PC_FATE_HANG,
@@ -148,7 +150,7 @@ PC_CRASH_TYPE(exhaust_stack, stack, PC_CTX_ATOMIC, PC_FATE_PANIC,
 	      "recurse with big frames into the stack's guard page",
 	      "BUG: (task |TASK )?stack guard page was hit at",
 	      "pc_recurse",
-	      "Kernel panic - not syncing: ")
+	      "!kdump? Kernel panic - not syncing: ")
 PC_CRASH_TYPE(stack_guard_page_leading, stack, PC_CTX_ATOMIC, PC_FATE_OOPS,
 	      "CONFIG_VMAP_STACK",
 	      "read the byte just below the task's stack (its guard page)",

@@ -19,6 +19,9 @@
  *                              N writes of TEXT, each expected to fail;
  *                              prints "refuse: N writes, R refused with
  *                              ENAME, A accepted"
+ *   pc-guest clock             nanoseconds on the CPU's own counter (the
+ *                              TSC, or arm64's virtual counter), which a
+ *                              kexec'd capture kernel finds running on
  */
 #define _GNU_SOURCE
 #include <ctype.h>
@@ -263,6 +266,40 @@ static int do_timelines(const char *file, const char *text)
 	return errors != 0;
 }
 
+/* The CPU counter in ns: it runs on across kexec, unlike the kernels' clocks. */
+static int do_clock(void)
+{
+	unsigned long long ticks;
+	double hz = 0;
+#if defined(__x86_64__)
+	char line[256];
+	FILE *f = fopen("/proc/cpuinfo", "r");
+
+	/* "cpu MHz" is the TSC's rate where the TSC is the clock. */
+	while (f && fgets(line, sizeof(line), f))
+		if (sscanf(line, "cpu MHz : %lf", &hz) == 1)
+			break;
+	if (f)
+		fclose(f);
+	hz *= 1e6;
+	ticks = __builtin_ia32_rdtsc();
+#elif defined(__aarch64__)
+	unsigned long long freq;
+
+	asm volatile("isb; mrs %0, cntvct_el0" : "=r" (ticks));
+	asm volatile("mrs %0, cntfrq_el0" : "=r" (freq));
+	hz = freq;
+#else
+	ticks = 0;
+#endif
+	if (hz <= 0) {
+		printf("unknown\n");
+		return 1;
+	}
+	printf("%.0f\n", ticks / hz * 1e9);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	setvbuf(stdout, NULL, _IOLBF, 0);
@@ -282,9 +319,11 @@ int main(int argc, char **argv)
 		return do_read(argv[2]);
 	if (argc == 5 && !strcmp(argv[1], "refuse"))
 		return do_refuse(argv[2], atol(argv[3]), argv[4]);
+	if (argc == 2 && !strcmp(argv[1], "clock"))
+		return do_clock();
 	fprintf(stderr, "usage: pc-guest write FILE TEXT | hit SYSCALL N |\n"
 		"       pc-guest cycle FILE N ARM DISARM | time SYSCALL N |\n"
 		"       pc-guest timewrite FILE TEXT | timelines FILE TEXT |\n"
-		"       pc-guest refuse FILE N TEXT | read FILE\n");
+		"       pc-guest refuse FILE N TEXT | read FILE | clock\n");
 	return 2;
 }

@@ -1,0 +1,79 @@
+# SPDX-License-Identifier: GPL-2.0
+# The kdump lane, sourced by tests/run: each fatal crash type fired in a
+# guest that has loaded a capture kernel (tools/pc-kdump.sh), judged on the
+# crashed kernel's log as the capture kernel read it from /proc/vmcore.
+# Uses tests/run's has_config, type_patterns, $hit_symbol and $results.
+# shellcheck shell=bash
+
+# Crash types also fired at a crash point in the kdump lane: one of each
+# way a crash reaches kdump (panic(), an oops with oops=panic, BUG(), an
+# oops in a hard interrupt).
+kdump_point_types="panic null_dereference bugon oops_interrupt_context"
+# The types of the lane on a kernel that runs its slice (see in_scope).
+kdump_slice_types="panic null_dereference oops_interrupt_context exhaust_stack
+	hardlockup corrupt_stack"
+
+# gen_kdump_cases DIR REL NAME FATE SMP BOOT EXPECT: kdump_NAME.sh (direct)
+# and, for the point spread, kdump_point_NAME.sh.  oops=panic: an oops
+# must end in the capture kernel, as on a production kdump machine.
+gen_kdump_cases() {
+	local dir=$1 rel=$2 name=$3 fate=$4 smp=$5 boot=$6 expect=$7 kind f
+	case $fate in oops | panic | hang) ;; *) return ;; esac
+	for kind in direct point; do
+		if [ $kind = direct ]; then
+			f=$dir/kdump_$name.sh
+		else
+			[[ " $kdump_point_types " == *" $name "* ]] || continue
+			f=$dir/kdump_point_$name.sh
+		fi
+		{
+			echo "# generated from the crash-type table: $name ($fate, $kind, kdump)"
+			echo "# boot:$boot oops=panic"
+			echo "# smp: $smp"
+			echo "# kdump: 1"
+			echo "# expect-out: PC-KDUMP-LOADED [0-9]+ bytes reserved"
+			echo "# expect-out: PC-KDUMP-VMCORE [0-9]+ bytes"
+			echo "# expect-out: PC-KDUMP-DMESG-BEGIN"
+			if [ $kind = direct ]; then
+				echo "# expect-out: provoke_crash: trigger: $name: "
+			else
+				echo "# expect-out: provoke_crash: $hit_symbol: $name: "
+			fi
+			type_patterns "$rel" "$expect" kdump | sed 's/^/# expect-out: /'
+			echo "# expect-out: PC-KDUMP-DUMP [1-9][0-9]+ bytes"
+			echo "# expect-out: PC-KDUMP-DONE"
+			echo "# reject-out: PC-GUEST-END|PC-KDUMP-LOAD-FAILED|PC-KDUMP-NO-VMCORE"
+			echo "# reject: FAIL:"
+			if [ $kind = direct ]; then
+				echo "pc-guest write \$D/$name 1"
+			else
+				echo "pc-guest write \$D/crashpoints \"$hit_symbol $name\""
+				echo "pc-guest hit getppid 1"
+			fi
+			[ $fate = hang ] && echo "sleep 60"
+		} >"$f"
+	done
+}
+
+# kdump_note OUTPUT: the capture's figures, as a KTAP diagnostic: panic to
+# capture-kernel start on the CPU counter both kernels share (the first
+# kernel's reading when it loaded kdump, plus its log's last timestamp
+# less its uptime then; the capture kernel's reading less its uptime),
+# and the compressed dump's size.
+kdump_note() {
+	tr -d '\r' <"$1" | awk '
+		/^PC-KDUMP-CLOCK / { split($2, a, "="); c0 = a[2] / 1e9; split($3, a, "="); u0 = a[2] }
+		/^PC-KDUMP-CAPTURE / { split($2, a, "="); c1 = a[2] / 1e9; split($3, a, "="); u1 = a[2] }
+		/^PC-KDUMP-DMESG-BEGIN/ { in_log = 1; next }
+		/^PC-KDUMP-DMESG-END/ { in_log = 0 }
+		in_log && match($0, /^\[ *[0-9]+\.[0-9]+\]/) {
+			t = substr($0, RSTART + 1, RLENGTH - 2) + 0
+		}
+		/^PC-KDUMP-DUMP / { size = $2 }
+		END {
+			if (c0 == "" || c1 == "" || t == "")
+				exit
+			printf "#   kdump: panic to capture kernel start %.2f s (guest CPU counter), dump %.1f MB\n",
+				(c1 - u1) - (c0 + t - u0), size / 1048576
+		}'
+}
