@@ -54,7 +54,7 @@ pc_kdump_pack() {
 	root=$dir/kdump-extra
 	cap=$dir/kdump-capture
 	rm -rf "$root" "$cap"
-	mkdir -p "$root/kdump" "$cap"/{bin,proc,sys,dev,tmp}
+	mkdir -p "$root/kdump" "$cap"/{bin,sbin,usr/bin,usr/sbin,proc,sys,dev,tmp}
 	cp "$from/bin/busybox" "$cap/bin/busybox"
 	cp "$dir/pc-guest" "$cap/bin/"
 	cp "$PC_ROOT/tests/guest/capture-init" "$cap/init"
