@@ -20,13 +20,13 @@ pcv_int() {
 		pcv_usage_error "$1 '$2': give a whole number from $3 to $4"
 }
 
-# pcv_sources_key: one hash of everything that goes into the module and
-# the guest's tools; a tree's build artefacts (*.o, *.ko) do not count.
+# pcv_sources_key: one hash of everything pc_build compiles (the module,
+# pc-guest, the tool); a tree's build artefacts (*.o, *.ko) do not count.
 pcv_sources_key() {
-	(cd "$PC_ROOT" && find module include tests/guest tools/provoke-crash.c \
+	(cd "$PC_ROOT" && find module include tests/guest/pc-guest.c tools/provoke-crash.c \
 		tools/checks.c tools/checks.h -type f \
-		\( -name '*.[ch]' -o -name Kbuild -o -name Makefile -o -name init \
-		-o -name '*.tsv' \) | LC_ALL=C sort | xargs sha256sum) | sha256sum | cut -c1-16
+		\( -name '*.[ch]' -o -name Kbuild -o -name Makefile \) |
+		LC_ALL=C sort | xargs sha256sum) | sha256sum | cut -c1-16
 }
 
 # pcv_host_tool: the tool built for the host, which reads the table
@@ -113,7 +113,11 @@ pcv_build() {
 # with --file), concatenated; the kernel unpacks both.
 pcv_initramfs() {
 	local rel=$1 work=$2 dir=$PC_OUT/$1 key
+	# The build, what pc_pack_initramfs copies (tests/guest, the way
+	# it packs) and busybox.
 	key="$(cat "$dir/build.key") $(stat -L -c %Y "$(pc_rel_root "$rel")/bin/busybox")"
+	key="$key $(cd "$PC_ROOT" && find tests/guest tools/pc-vm-lib.sh -type f | LC_ALL=C sort |
+		xargs sha256sum | sha256sum | cut -c1-16)"
 	if [ "$(cat "$dir/initramfs-base.key" 2>/dev/null)" != "$key" ] ||
 		[ ! -f "$dir/initramfs-base.gz" ]; then
 		pc_pack_initramfs "$rel" "" || return 1
@@ -167,12 +171,19 @@ echo "PC-RUN-END $pc_rc"
 while IFS= read -r pc_l; do
 	echo "PC-POINT $pc_l"
 done <$C
+# No oops, no panic: ramoops kept nothing, and a reboot would only show
+# that; disarm first, so that dmesg cannot hit a point.
+printf '\n' >$C
+if ! dmesg | grep -Eq 'Oops|Kernel panic|BUG'; then
+	echo "PC-NO-OOPS"
+	poweroff -f -n
+fi
 }
 SCRIPT
 }
 
 # pcv_watch CONSOLE EVENTS: host times of the guest's milestones, for
-# the timing line: the start marker, the first crash line, the reboot.
+# the timing line: the start marker and the first crash line.
 pcv_watch() {
 	local console=$1 events=$2 seen=""
 	: >"$events"
@@ -180,8 +191,10 @@ pcv_watch() {
 		if [[ $seen != *b* ]] && grep -q 'PC-RUN-BEGIN' "$console" 2>/dev/null; then
 			echo "begin $(date +%s.%N)" >>"$events" && seen+=b
 		fi
+		# The crash: the kernel's words for it, not the hit (a lockup
+		# is reported seconds after).
 		if [[ $seen == *b* ]] && [[ $seen != *c* ]] &&
-			sed -n '/PC-RUN-BEGIN/,$p' "$console" | grep -Eq "$PCV_FATAL_RE|provoke_crash: [^ ]+: [a-z0-9_]+: "; then
+			sed -n '/PC-RUN-BEGIN/,$p' "$console" | grep -Eq "$PCV_FATAL_RE"; then
 			echo "crash $(date +%s.%N)" >>"$events" && seen+=c
 		fi
 		sleep 0.2
@@ -310,7 +323,10 @@ pcv_report() {
 		fi
 	fi
 	echo "=== pstore record kept across the reboot"
-	if ! printf '%s\n' "$out" | grep -q '^PC-PSTORE-BEGIN'; then
+	if printf '%s\n' "$out" | grep -q '^PC-NO-OOPS'; then
+		echo "(none: no oops and no panic, so no reboot)"
+		return
+	elif ! printf '%s\n' "$out" | grep -q '^PC-PSTORE-BEGIN'; then
 		echo "(none)"
 		return
 	fi
@@ -334,16 +350,15 @@ pcv_report() {
 
 # pcv_timing EVENTS T0 T1 T2 T3: one line: checks, build and pack, boot
 # to the start marker, the crash after it, the rest (panic, reboot, the
-# second boot reading pstore).
+# second boot reading pstore); without a crash, the run to power-off.
 pcv_timing() {
 	local b c
 	b=$(sed -n 's/^begin //p' "$1") c=$(sed -n 's/^crash //p' "$1")
 	awk -v t0="$2" -v t1="$3" -v t2="$4" -v t3="$5" -v b="${b:-0}" -v c="${c:-0}" 'BEGIN {
-		printf "# time: checks %.1fs, build %.1fs, boot %s, crash %s, reboot %s, total %.1fs\n",
+		printf "# time: checks %.1fs, build %.1fs, boot %s, %s, total %.1fs\n",
 			t1 - t0, t2 - t1,
 			b ? sprintf("%.1fs", b - t2) : "?",
-			(b && c) ? sprintf("%.1fs", c - b) : "-",
-			c ? sprintf("%.1fs", t3 - c) : (b && t3 > b ? sprintf("%.1fs (no crash: to the end)", t3 - b) : "-"),
+			c ? sprintf("crash %.1fs, reboot %.1fs", c - b, t3 - c) : sprintf("no crash, run and power-off %.1fs", (b && t3 > b) ? t3 - b : 0),
 			t3 - t0 }' >&2
 }
 
