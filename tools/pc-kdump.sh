@@ -10,6 +10,8 @@
 
 # Memory the guest reserves for the capture kernel (of its 512 MiB).
 PC_KDUMP_CMDLINE="crashkernel=128M pc_kdump=1"
+# The same, when the capture kernel is to keep the dump on a disk.
+PC_KDUMP_DISK_CMDLINE="$PC_KDUMP_CMDLINE pc_dump_disk=1"
 
 # pc_kdump_copy_bins ROOT BIN...: BINs into ROOT/sbin with every shared
 # library they load, at the paths the dynamic loader looks in.
@@ -60,10 +62,43 @@ pc_kdump_pack() {
 	cp "$PC_ROOT/tests/guest/capture-init" "$cap/init"
 	chmod +x "$cap/init"
 	pc_kdump_copy_bins "$cap" /usr/sbin/vmcore-dmesg /usr/bin/makedumpfile
+	# virtio-blk, for a disk to keep the dump on (PC_KDUMP_DISK).
+	for m in virtio/virtio_ring virtio/virtio virtio/virtio_pci_legacy_dev \
+		virtio/virtio_pci_modern_dev virtio/virtio_pci block/virtio_blk; do
+		m=$from/lib/modules/$rel/kernel/drivers/$m
+		if [ -f "$m.ko" ]; then
+			cp "$m.ko" "$cap/"
+		elif [ -f "$m.ko.xz" ]; then
+			xz -dc "$m.ko.xz" >"$cap/$(basename "$m").ko"
+		fi
+	done
 	(cd "$cap" && find . | cpio -o -H newc --quiet | gzip -1) >"$root/kdump/capture.gz"
 	cp "$from/boot/vmlinuz-$rel" "$root/kdump/vmlinuz"
 	cp "$PC_ROOT/tests/guest/kdump-load.sh" "$root/kdump/load.sh"
 	pc_kdump_copy_bins "$root" /usr/sbin/kexec
 	(cd "$root" && find . | cpio -o -H newc --quiet | gzip -1) >"$dir/kdump-extra.gz"
 	cat "$dir/initramfs.gz" "$dir/kdump-extra.gz" >"$dir/initramfs-kdump.gz"
+}
+
+# pc_kdump_disk FILE: a QEMU option for a blank disk FILE that the capture
+# kernel writes the dump onto (and pc_kdump_cmdline's pc_dump_disk=1 tells
+# it to wait for it).
+pc_kdump_disk() {
+	rm -f "$1"
+	truncate -s 256M "$1"
+	echo "-drive file=$1,format=raw,if=virtio"
+}
+
+# pc_kdump_save DISK OUTPUT DIR: from a capture's disk and case output, DIR
+# gets vmcore (kdump-compressed, makedumpfile -R), vmcore-dmesg.txt and
+# capture.txt (the capture's figures).  Fails when there was no capture.
+pc_kdump_save() {
+	local disk=$1 output=$2 dir=$3
+	mkdir -p "$dir"
+	tr -d '\r' <"$output" | sed -n '/^PC-KDUMP-DMESG-BEGIN/,/^PC-KDUMP-DMESG-END/p' |
+		sed '1d;$d' >"$dir/vmcore-dmesg.txt"
+	[ -s "$dir/vmcore-dmesg.txt" ] || return 1
+	makedumpfile -R "$dir/vmcore" <"$disk" >/dev/null 2>"$dir/makedumpfile.log" ||
+		return 1
+	rm -f "$disk" "$dir/makedumpfile.log"
 }

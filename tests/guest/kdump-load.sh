@@ -8,7 +8,7 @@ aarch64) con=ttyAMA0 ;;
 *) con=ttyS0 ;;
 esac
 if kexec -p -i /kdump/vmlinuz --initrd=/kdump/capture.gz \
-	--append="console=$con quiet irqpoll nr_cpus=1 reset_devices pc_capture=1" \
+	--append="console=$con quiet irqpoll nr_cpus=1 reset_devices pc_capture=1${pc_dump_disk:+ pc_dump_disk=1}" \
 	2>/tmp/kexec.err; then
 	echo "PC-KDUMP-LOADED $(cat /sys/kernel/kexec_crash_size) bytes reserved"
 else
@@ -16,4 +16,4 @@ else
 fi
 # The user-space clock both kernels share (the TSC, or arm64's virtual
 # counter): the capture kernel subtracts it from its own reading.
-echo "PC-KDUMP-CLOCK $(pc-guest clock)"
+echo "PC-KDUMP-CLOCK clock=$(pc-guest clock) up=$(cut -d" " -f1 /proc/uptime)"
