@@ -70,7 +70,8 @@ check:
 
 check-long:
 	PC_KERNELS="6.1 6.12 arm64-6.1 arm64-6.12 debug" PC_ARM64_SCOPE=full \
-		PC_DEBUG_SCOPE=full PC_KDUMP_SCOPE=full PC_X86_SCOPE=full tests/run
+		PC_DEBUG_SCOPE=full PC_KDUMP_SCOPE=full PC_X86_SCOPE=full \
+		PC_KDUMP_CRASH=1 tests/run
 
 vm:
 	tools/provoke-crash-vm

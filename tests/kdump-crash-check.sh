@@ -1,0 +1,84 @@
+# SPDX-License-Identifier: GPL-2.0
+# The dump is usable, not only present (make check-long: PC_KDUMP_CRASH=1).
+# For a sample of crashes on each x86-64 Debian kernel of the run, the
+# capture kernel keeps its dump on a disk (tools/pc-kdump.sh), and the
+# crash utility, with the vmlinux of Debian's -dbg package (283 MB, kept in
+# ~/.cache/provoke-crash/dbg), must show in bt of the panicking task the
+# crash routine and, for a crash point, the probed function.  Sourced by
+# tests/run; appends to kdump-crash.result.
+# shellcheck shell=bash
+
+# NAME TRIGGER-COMMAND FRAMES (EREs that bt must show).
+kdump_crash_samples=(
+	"panic|pc-guest write \$D/panic 1|pc_crash_panic"
+	"null_dereference|pc-guest write \$D/null_dereference 1|pc_crash_null_dereference"
+	"point_null_dereference|pc-guest write \$D/crashpoints '@sys@getppid null_dereference'; pc-guest hit getppid 1|pc_crash_null_dereference @sys@getppid"
+)
+
+# kdump_crash_vmlinux REL: the debug vmlinux of REL, fetched once.
+kdump_crash_vmlinux() {
+	local rel=$1 cache=${XDG_CACHE_HOME:-$HOME/.cache}/provoke-crash/dbg deb
+	local vmlinux=$cache/vmlinux-$rel
+	[ -s "$vmlinux" ] && echo "$vmlinux" && return
+	mkdir -p "$cache"
+	deb=$(ls "$cache"/linux-image-"$rel"-dbg_*.deb 2>/dev/null | head -n 1)
+	if [ -z "$deb" ]; then
+		(cd "$cache" && apt-get download -q "linux-image-$rel-dbg" >/dev/null 2>&1) || return 1
+		deb=$(ls "$cache"/linux-image-"$rel"-dbg_*.deb | head -n 1)
+	fi
+	dpkg-deb --fsys-tarfile "$deb" | tar -xO "./usr/lib/debug/boot/vmlinux-$rel" >"$vmlinux.tmp" &&
+		mv "$vmlinux.tmp" "$vmlinux" && echo "$vmlinux"
+}
+
+# kdump_crash_case SERIES REL SAMPLE: one guest, one dump, one bt.
+kdump_crash_case() {
+	local series=$1 rel=$2 name cmd frames dir case_dir vmlinux why="" f
+	IFS='|' read -r name cmd frames <<<"$3"
+	cmd=$(echo "$cmd" | sed "$(pc_case_sed "$rel")")
+	frames=$(echo "$frames" | sed "$(pc_case_sed "$rel")")
+	dir=$results/kdump-crash-$series-$name
+	case_dir=$dir/cases
+	mkdir -p "$case_dir"
+	echo "$cmd" >"$case_dir/kc_$name.sh"
+	if ! vmlinux=$(kdump_crash_vmlinux "$rel"); then
+		echo "not ok kdump-crash/$series/$name"
+		echo "# no vmlinux-$rel: apt-get download linux-image-$rel-dbg failed"
+		return
+	fi
+	PC_INITRD=$dir/initramfs-kdump.gz
+	cat "$PC_OUT/$rel/initramfs.gz" <(cd "$case_dir/.." && find cases | cpio -o -H newc --quiet | gzip -1) \
+		"$PC_OUT/$rel/kdump-extra.gz" >"$PC_INITRD"
+	PC_INITRD=$PC_INITRD PC_QEMU_EXTRA=$(pc_kdump_disk "$dir/disk.img") \
+		pc_boot "$rel" "kc_$name" "$guest_timeout" "$PC_KDUMP_DISK_CMDLINE oops=panic" \
+		"$dir/console" "$dir/out" 1 0
+	if ! pc_kdump_save "$dir/disk.img" "$dir/out" "$dir"; then
+		why="no dump was kept (see $dir/out)"
+	else
+		printf 'bt\nquit\n' | crash -s "$vmlinux" "$dir/vmcore" >"$dir/bt.txt" 2>&1
+		for f in $frames; do
+			grep -Eq -- "$f" "$dir/bt.txt" || why="${why:+$why; }bt lacks $f"
+		done
+	fi
+	if [ -z "$why" ]; then
+		echo "ok kdump-crash/$series/$name"
+		grep -E -- "$(echo "$frames" | tr ' ' '|')" "$dir/bt.txt" | head -n 4 | sed 's/^/#   bt: /'
+		echo "#   vmcore: $(stat -c %s "$dir/vmcore") bytes"
+		rm -f "$dir/vmcore"
+	else
+		echo "not ok kdump-crash/$series/$name"
+		echo "# $why"
+		tail -n 15 "$dir/bt.txt" 2>/dev/null | sed 's/^/# /'
+	fi
+}
+
+# kdump_crash_check: every sample on every x86-64 Debian kernel of the run.
+kdump_crash_check() {
+	local series rel sample
+	for series in $kernels; do
+		[ "$(pc_series_arch "$series")" = amd64 ] && [ "$series" != debug ] || continue
+		rel=$(pc_kernel_release "$series")
+		for sample in "${kdump_crash_samples[@]}"; do
+			kdump_crash_case "$series" "$rel" "$sample"
+		done
+	done >"$results/kdump-crash.result"
+}
