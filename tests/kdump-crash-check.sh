@@ -8,9 +8,12 @@
 # tests/run; appends to kdump-crash.result.
 # shellcheck shell=bash
 
-# NAME TRIGGER-COMMAND FRAMES (EREs that bt must show).
+# NAME TRIGGER-COMMAND FRAMES (EREs that bt must show).  pc_crash_panic
+# ends in its call of panic(), which never returns: the return address on
+# the stack is past its end, and crash names the frame above, the
+# dispatcher pc_crash_run, as the kernel's own unwinder does with a "?".
 kdump_crash_samples=(
-	"panic|pc-guest write \$D/panic 1|pc_crash_panic"
+	"panic|pc-guest write \$D/panic 1|pc_crash_run panic"
 	"null_dereference|pc-guest write \$D/null_dereference 1|pc_crash_null_dereference"
 	"point_null_dereference|pc-guest write \$D/crashpoints '@sys@getppid null_dereference'; pc-guest hit getppid 1|pc_crash_null_dereference @sys@getppid"
 )
