@@ -49,7 +49,7 @@ vm_result() {
 		else
 			grep -E '^\+ |hits=|^note: |^  provoke_crash: |^# time|^runs: |^pc-vm# .' "$log" |
 				awk '!seen[$0]++' | head -n 12 | sed 's/^/#   /'
-			tail -n 1 "$log" | sed 's/^/#   /'
+			grep '^provoke-crash-vm: ' "$log" | tail -n 1 | sed 's/^/#   /'
 		fi
 	else
 		echo "not ok vm/$name"
