@@ -140,14 +140,15 @@ ftrace trampoline
 ^dmesg-ramoops-0: Oops#1 Part1, [0-9]+ lines; it holds the report above
 ^# time: checks .*, build .*, boot .*, crash .*, reboot .*, total
 the kernel crashed as asked: null_dereference, hit by pc-guest\[' --kernel "$series" --timing
-	# The man page's old false pass: the point is on vfs_read, the
-	# command reads nothing; the runner's own reading of the counters
-	# after the command hits it, and that is not the command's crash.
-	vm_check false_pass 1 '^\+ run: echo no read here$
-^no read here$
+	# The man page's old example, a false pass: busybox's cat copies
+	# with sendfile and never calls vfs_read; the runner's own reading
+	# of the counters after the command hits it, and that is not the
+	# command's crash.
+	vm_check false_pass 1 '^\+ run: cat /proc/version$
+^Linux version
 ^note: not credited: vfs_read bugon hit by the runner.s own shell \(PID 1\) after your command ended
 provoke-crash-vm: the kernel survived your command' \
-		--kernel "${other:-$series}" --arm 'vfs_read bugon' --run 'echo no read here'
+		--kernel "${other:-$series}" --arm 'vfs_read bugon' --run 'cat /proc/version'
 	# Two points in one write, one of them refused: neither is armed, the
 	# command never runs, and the module's own line says why.
 	vm_check arm_refused 4 'no such symbol
