@@ -271,7 +271,7 @@ pcv_trace() {
 	for ((; i < n && i < PCV_END_AT; i++)); do
 		line=${PCV_LINES[i]}
 		if [ $on = 0 ]; then
-			[[ $line == 'Call Trace:' ]] && on=1
+			[[ $line == 'Call '[Tt]'race:' ]] && on=1
 			continue
 		fi
 		line=${line# }
@@ -284,6 +284,9 @@ pcv_trace() {
 		0xffffffff[a-f]* | '? 0xffffffff'[a-f]*)
 			echo "  $line  <- ftrace trampoline (calls the entry point's callback)" ;;
 		'? '*) ;;
+		# arm64's trampoline is ftrace's own code, with a symbol.
+		ftrace_call+* | ftrace_regs_call+* | ftrace_caller+* | ftrace_regs_caller+*)
+			echo "  ${line%%+*}  <- ftrace trampoline (calls the entry point's callback)" ;;
 		[a-zA-Z_]*+0x*)
 			if [[ $line == *' ['*']' ]]; then
 				echo "  ${line%%+*} [${line##*[}"
