@@ -2,7 +2,7 @@
 # The VM runner's own helpers (tools/provoke-crash-vm): checks on the
 # host, the cached build and initramfs, the guest's script, and the
 # verdict read from the guest's console.  Sourced after pc-vm-lib.sh.
-# shellcheck shell=bash
+# shellcheck shell=bash disable=SC2034  # its PCV_ results are the runner's
 
 # Exit statuses, documented in the usage text and provoke-crash(8).
 PCV_CRASHED=0 PCV_SURVIVED=1 PCV_USAGE=2 PCV_TIMEOUT=3 PCV_REFUSED=4
@@ -222,11 +222,11 @@ pcv_scan() {
 	n=${#PCV_LINES[@]}
 	names=" $(cut -f1 "$table" | tr '\n' ' ') "
 	PCV_HIT_AT=() PCV_HIT_TYPE=() PCV_HIT_PID=() PCV_HIT_COMM=() PCV_HIT_WHEN=() PCV_HIT_WHERE=()
-	PCV_CRASH_AT="" PCV_CRASH_PID="" PCV_BEGIN_AT="" PCV_END_AT=$n PCV_FAIL=""
+	PCV_CRASH_AT="" PCV_CRASH_PID="" PCV_END_AT=$n PCV_FAIL=""
 	for ((i = 0; i < n; i++)); do
 		line=${PCV_LINES[i]}
 		case $phase in
-		0) [[ $line == PC-RUN-BEGIN* ]] && phase=1 PCV_BEGIN_AT=$i
+		0) [[ $line == PC-RUN-BEGIN* ]] && phase=1
 			continue ;;
 		1) [[ $line == PC-RUN-END* ]] && phase=2 && continue ;;
 		esac
