@@ -15,7 +15,8 @@
 #                        icount guest (tests/bench/run; reports, no verdict)
 #   make stress          the arm/disarm race at 10,000 cycles (about 25
 #                        minutes per kernel under TCG; not part of check)
-#   make docs            the crash-type table in Documentation/provoke-crash.rst
+#   make docs            the crash-type table and the LKDTM names table in
+#                        Documentation/provoke-crash.rst
 #   make vm              one crash in a throw-away VM (tools/provoke-crash-vm)
 #   make debug-kernel    build the bench's KASAN/lockdep 6.12 kernel into
 #                        ~/.cache/provoke-crash (or find it there) and say
@@ -103,7 +104,11 @@ docs: tools/provoke-crash
 	  tools/provoke-crash types --rst; \
 	  sed -n '/^\.\. END TYPES TABLE/,$$p' Documentation/provoke-crash.rst; } \
 		>Documentation/provoke-crash.rst.new
-	mv Documentation/provoke-crash.rst.new Documentation/provoke-crash.rst
+	{ sed '/^\.\. BEGIN LKDTM TABLE/q' Documentation/provoke-crash.rst.new; \
+	  tools/provoke-crash types --lkdtm-rst; \
+	  sed -n '/^\.\. END LKDTM TABLE/,$$p' Documentation/provoke-crash.rst.new; } \
+		>Documentation/provoke-crash.rst
+	rm Documentation/provoke-crash.rst.new
 
 # checkpatch --strict, every report counts but one: AVOID_BUG on a line
 # marked "BUG on purpose", where crashing is what the code is for.

@@ -26,13 +26,14 @@
 #endif
 
 /* Accesses that arm64 refuses where x86-64 does not. */
-PC_CRASH_TYPE(unaligned_exclusive, arm64, PC_CTX_NMI, PC_FATE_OOPS, "arm64",
+PC_CRASH_TYPE(unaligned_exclusive, "", arm64, PC_CTX_NMI, PC_FATE_OOPS, "arm64",
 	      "load-exclusive (LDXR) at an odd address: alignment fault",
 	      "Unable to handle kernel paging request at virtual address",
 	      "FSC = 0x21: alignment fault",
 	      "Internal error: Oops: 0*96000021",
 	      "pc_crash_unaligned_exclusive")
-PC_CRASH_TYPE(pac_corruption, arm64, PC_CTX_NMI, PC_FATE_OOPS,
+PC_CRASH_TYPE(pac_corruption, "CORRUPT_PAC CFI_BACKWARD",
+	      arm64, PC_CTX_NMI, PC_FATE_OOPS,
 	      "arm64 CONFIG_ARM64_PTR_AUTH_KERNEL",
 	      "return through a saved return address whose PAC was changed",
 	      "pac_corruption: return address [0-9a-f]+ signed, PAC bit flipped",
@@ -122,6 +123,11 @@ PC_ARM64_EXPECT(usercopy_heap_size_to,
 PC_ARM64_EXPECT(usercopy_heap_size_from,
 		"usercopy: Kernel memory overwrite attempt detected to SLUB object ('kmalloc-128' \\(offset 0, size 136|'kmalloc-64' \\(offset 0, size 72)\\)",
 		"kernel BUG at mm/usercopy\\.c")
+PC_ARM64_EXPECT(vmalloc_linear_overflow,
+		"Unable to handle kernel paging request at virtual address",
+		"WnR = 1",
+		"pc : pc_crash_vmalloc_linear_overflow",
+		"CONFIG_KASAN_VMALLOC? BUG: KASAN: vmalloc-out-of-bounds")
 
 #undef PC_ARM64_EXPECT
 #ifdef PC_ARM64_EXPECT_UNUSED

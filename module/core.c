@@ -105,6 +105,7 @@ static int __init pc_init(void)
 				    (void *)&pc_crash_types[i],
 				    &pc_trigger_fops);
 	debugfs_create_file("types", 0400, pc_dir, NULL, &pc_types_fops);
+	pc_lkdtm_files(pc_dir);
 	pc_crashpoints_files(pc_dir);
 	pr_info("loaded: %d crash types in /sys/kernel/debug/%s\n",
 		PC_NR_CRASH_TYPES, PC_DIR_NAME);

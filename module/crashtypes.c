@@ -10,9 +10,10 @@
 #include "provoke_crash.h"
 
 const struct pc_crash_type pc_crash_types[PC_NR_CRASH_TYPES] = {
-#define PC_CRASH_TYPE(_name, _cat, _ctx, _fate, _needs, _desc, ...)	\
+#define PC_CRASH_TYPE(_name, _lkdtm, _cat, _ctx, _fate, _needs, _desc, ...) \
 	[PC_TYPE_##_name] = {						\
 		.name = #_name,						\
+		.lkdtm = _lkdtm,					\
 		.description = _desc,					\
 		.needs = _needs,					\
 		.context = _ctx,					\
@@ -30,8 +31,7 @@ const struct pc_crash_type pc_crash_types[PC_NR_CRASH_TYPES] = {
 #define PC_THIS_ARCH "this architecture"
 #endif
 
-/* Is @word one of the space-separated words of @words? */
-static bool pc_has_word(const char *words, const char *word)
+bool pc_has_word(const char *words, const char *word)
 {
 	size_t len = strlen(word);
 	const char *p;
@@ -42,22 +42,43 @@ static bool pc_has_word(const char *words, const char *word)
 	return false;
 }
 
-int pc_type_check_arch(const struct pc_crash_type *type, const char *file,
-		       const char *where)
+const char *pc_type_other_arch(const struct pc_crash_type *type)
 {
 	static const char *const arches[] = { "x86_64", "arm64" };
 	int i;
 
-	for (i = 0; i < ARRAY_SIZE(arches); i++) {
+	for (i = 0; i < ARRAY_SIZE(arches); i++)
 		if (strcmp(arches[i], PC_THIS_ARCH) &&
-		    pc_has_word(type->needs, arches[i])) {
-			pr_warn("%s%s: %s runs only on %s, and this kernel is %s\n",
-				file, where, type->name, arches[i],
-				PC_THIS_ARCH);
-			return -EOPNOTSUPP;
-		}
-	}
-	return 0;
+		    pc_has_word(type->needs, arches[i]))
+			return arches[i];
+	return NULL;
+}
+
+const char *pc_this_arch(void)
+{
+	return PC_THIS_ARCH;
+}
+
+int pc_type_check_arch(const struct pc_crash_type *type, const char *file,
+		       const char *where)
+{
+	const char *only = pc_type_other_arch(type);
+
+	if (!only)
+		return 0;
+	pr_warn("%s%s: %s runs only on %s, and this kernel is %s\n",
+		file, where, type->name, only, PC_THIS_ARCH);
+	return -EOPNOTSUPP;
+}
+
+void pc_expected_config(const char *name, const char *config, bool enabled)
+{
+	if (enabled)
+		pr_err("FAIL: %s: this kernel has %s=y, and it did not catch it\n",
+		       name, config);
+	else
+		pr_err("XFAIL: %s: this kernel is built without %s=y\n",
+		       name, config);
 }
 
 const char *pc_context_name(int context)
@@ -83,7 +104,8 @@ int pc_crash_run(const struct pc_crash_type *type, const char *where)
 
 	pr_info("%s: %s: %s\n", where, type->name, type->description);
 	ret = type->run();
-	if (ret && ret != -EINPROGRESS)
+	/* EOPNOTSUPP: the routine has said why (XFAIL: and the option). */
+	if (ret && ret != -EINPROGRESS && ret != -EOPNOTSUPP)
 		pr_err("%s: could not run: error %d\n", type->name, ret);
 
 	/* An oops or a panic that returns means a protection is missing. */

@@ -10,6 +10,7 @@
 
 struct pc_crash_type {
 	const char *name;
+	const char *lkdtm;	/* LKDTM's names for it, space-separated */
 	const char *description;
 	const char *needs;	/* kernel options and boot parameters it needs */
 	int context;		/* PC_CTX_*: deepest context it may run in */
@@ -33,6 +34,22 @@ int pc_crash_run(const struct pc_crash_type *type, const char *where);
  */
 int pc_type_check_arch(const struct pc_crash_type *type, const char *file,
 		       const char *where);
+
+/* The other architecture @type runs on only, or NULL. */
+const char *pc_type_other_arch(const struct pc_crash_type *type);
+/* "x86_64", "arm64", or "this architecture". */
+const char *pc_this_arch(void);
+/* Is @word one of the space-separated words of @words? */
+bool pc_has_word(const char *words, const char *word);
+
+/*
+ * A crash routine that returned where a protection should have stopped
+ * it: FAIL if this kernel has @config (enabled), else XFAIL naming it.
+ */
+void pc_expected_config(const char *name, const char *config, bool enabled);
+
+/* lkdtm.c: the DIRECT file, which takes LKDTM's test names. */
+void pc_lkdtm_files(struct dentry *dir);
 
 /* Name of a PC_CTX_* value, as shown in listings. */
 const char *pc_context_name(int context);

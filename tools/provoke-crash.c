@@ -21,7 +21,7 @@
 #define PC_VERSION "0.1"
 
 struct pc_type_info {
-	const char *name, *category, *needs, *description;
+	const char *name, *lkdtm, *category, *needs, *description;
 	const char *expect[PC_MAX_EXPECT];
 	int context, fate;
 };
@@ -29,8 +29,8 @@ struct pc_type_info {
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
 static const struct pc_type_info pc_types[] = {
-#define PC_CRASH_TYPE(_name, _cat, _ctx, _fate, _needs, _desc, ...)	\
-	{ .name = #_name, .category = #_cat, .needs = _needs,		\
+#define PC_CRASH_TYPE(_name, _lkdtm, _cat, _ctx, _fate, _needs, _desc, ...) \
+	{ .name = #_name, .lkdtm = _lkdtm, .category = #_cat, .needs = _needs, \
 	  .description = _desc, .expect = { __VA_ARGS__ },		\
 	  .context = _ctx, .fate = _fate },
 #include "provoke_crash_types.h"
@@ -86,12 +86,14 @@ static int print_help(FILE *out, int status)
 	fprintf(out,
 		"Usage: provoke-crash [--help] [--version] COMMAND [ARGS]\n"
 		"\n"
-		"  types [--table|--rst] [--arch x86_64|arm64]\n"
+		"  types [--table|--rst|--lkdtm-rst] [--arch x86_64|arm64]\n"
 		"                           list crash types: name, deepest context,\n"
 		"                           description (--table: name, category,\n"
 		"                           context, fate, needs, expected text on\n"
-		"                           --arch, default this machine's, and\n"
-		"                           description; --rst: the docs' table)\n"
+		"                           --arch, default this machine's,\n"
+		"                           description and LKDTM's names for it;\n"
+		"                           --rst: the docs' table; --lkdtm-rst:\n"
+		"                           the docs' LKDTM names table)\n"
 		"  arm [MOD:]SYMBOL[+OFF|%%return] TYPE [KEY=VALUE...]\n"
 		"                           arm a crash point (keys: after, every,\n"
 		"                           times, probability, pid, comm, cpu)\n"
@@ -156,8 +158,11 @@ static void print_rst(void)
 		       t->name, t->category, context_names[t->context],
 		       fate_names[t->fate]);
 		print_rst_text(t->description);
-		printf(".\n\n       Needs: %s.\n\n       Expected:\n\n",
+		printf(".\n\n       Needs: %s.\n\n",
 		       t->needs[0] ? t->needs : "nothing more");
+		if (t->lkdtm[0])
+			printf("       LKDTM: %s.\n\n", t->lkdtm);
+		printf("       Expected:\n\n");
 		print_rst_patterns(t->expect);
 		arm64 = arm64_expected(t);
 		if (!arm64)
@@ -167,7 +172,40 @@ static void print_rst(void)
 	}
 }
 
-enum { PC_LIST_HUMAN, PC_LIST_TABLE, PC_LIST_RST };
+/*
+ * The docs' "Coming from LKDTM" rows: each LKDTM name of the table, the
+ * type that answers to it, and what the type adds to LKDTM's test.
+ */
+static void print_lkdtm_rst(void)
+{
+	const char *p, *end;
+	size_t i;
+
+	printf(".. list-table::\n   :header-rows: 1\n   :widths: 30 28 42\n\n"
+	       "   * - LKDTM test\n     - provoke-crash type\n     - what it adds\n");
+	for (i = 0; i < ARRAY_SIZE(pc_types); i++) {
+		const struct pc_type_info *t = &pc_types[i];
+
+		for (p = t->lkdtm; *p; p = end + strspn(end, " ")) {
+			p += strspn(p, " ");
+			end = p + strcspn(p, " ");
+			if (end == p)
+				break;
+			printf("   * - ``%.*s``\n     - ``%s``\n     - ",
+			       (int)(end - p), p, t->name);
+			if (t->context == 0)
+				printf("direct only (task context)");
+			else
+				printf("a crash point on any function, in %s context at most",
+				       context_names[t->context]);
+			if (t->fate == 0 || t->fate == 1 || t->fate == 4)
+				printf("; fatal: its pstore record and kdump capture checked");
+			printf("%s\n", t->needs[0] ? "; needs checked on boot" : "");
+		}
+	}
+}
+
+enum { PC_LIST_HUMAN, PC_LIST_TABLE, PC_LIST_RST, PC_LIST_LKDTM_RST };
 
 static int list_types(int format)
 {
@@ -175,6 +213,10 @@ static int list_types(int format)
 
 	if (format == PC_LIST_RST) {
 		print_rst();
+		return 0;
+	}
+	if (format == PC_LIST_LKDTM_RST) {
+		print_lkdtm_rst();
 		return 0;
 	}
 	for (i = 0; i < ARRAY_SIZE(pc_types); i++) {
@@ -186,7 +228,9 @@ static int list_types(int format)
 			       context_names[t->context], fate_names[t->fate],
 			       t->needs[0] ? t->needs : "-");
 			print_expected(t, " && ");
-			printf("\t%s\n", t->description);
+			/* LKDTM's names last: readers of the first columns stay. */
+			printf("\t%s\t%s\n", t->description,
+			       t->lkdtm[0] ? t->lkdtm : "-");
 		} else {
 			printf("%-28s %-6s %s\n", t->name,
 			       context_names[t->context], t->description);
@@ -355,6 +399,7 @@ int main(int argc, char **argv)
 		{ "version", no_argument, NULL, 'V' },
 		{ "table", no_argument, NULL, 't' },
 		{ "rst", no_argument, NULL, 'r' },
+		{ "lkdtm-rst", no_argument, NULL, 'L' },
 		{ "arch", required_argument, NULL, 'A' },
 		{ "all", no_argument, NULL, 'a' },
 		{ "yes", no_argument, NULL, 'y' },
@@ -364,7 +409,7 @@ int main(int argc, char **argv)
 	char line[1024];
 	const char *cmd;
 
-	while ((c = getopt_long(argc, argv, "hVtrayA:", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "hVtrLayA:", opts, NULL)) != -1) {
 		switch (c) {
 		case 'A':
 			if (!strcmp(optarg, "x86_64") || !strcmp(optarg, "amd64")) {
@@ -387,6 +432,9 @@ int main(int argc, char **argv)
 			break;
 		case 'r':
 			format = PC_LIST_RST;
+			break;
+		case 'L':
+			format = PC_LIST_LKDTM_RST;
 			break;
 		case 'a':
 			all = 1;

@@ -35,7 +35,8 @@ int pc_crash_warning(void)
 
 int pc_crash_warning_message(void)
 {
-	WARN(1, "provoke-crash: warning_message requested\n");
+	/* "message trigger": LKDTM's selftest looks for its own words. */
+	WARN(1, "provoke-crash: warning_message requested (message trigger)\n");
 	return 0;
 }
 

@@ -15,6 +15,7 @@
 #include <linux/preempt.h>
 #include <linux/slab.h>
 #include <linux/string.h>
+#include <linux/vmalloc.h>
 
 #include "../provoke_crash.h"
 
@@ -119,7 +120,7 @@ int pc_crash_read_after_free(void)
 		pr_info("read_after_free: the read was KASAN's to report (it read 0x%02x)\n",
 			seen);
 	else if (seen == POISON_FREE)
-		pr_info("read_after_free: the freed object reads as poison 0x%02x\n",
+		pr_info("read_after_free: the freed object reads as poison 0x%02x: Memory correctly poisoned\n",
 			seen);
 	else
 		pr_err("FAIL: read_after_free: the freed object still reads 0x%02x: no poisoning (slub_debug=P)\n",
@@ -159,7 +160,7 @@ int pc_crash_read_buddy_after_free(void)
 	OPTIMIZER_HIDE_VAR(page);
 	seen = READ_ONCE(*(unsigned long *)(page + PAGE_SIZE / 2));
 	if (!seen)
-		pr_info("read_buddy_after_free: the freed page reads as zero\n");
+		pr_info("read_buddy_after_free: the freed page reads as zero: Memory correctly poisoned\n");
 	else
 		pr_err("FAIL: read_buddy_after_free: the freed page still reads %#lx: not wiped (init_on_free=1)\n",
 		       seen);
@@ -234,7 +235,11 @@ int pc_crash_slab_init_on_alloc(void)
 		pr_err("slab_init_on_alloc: the freed object did not come back; try again\n");
 		ret = -EAGAIN;
 	} else if (!again[PC_HEAP_OFFSET]) {
-		pr_info("slab_init_on_alloc: the reused object reads as zero\n");
+		pr_info("slab_init_on_alloc: the reused object reads as zero: Memory appears initialized\n");
+	} else if (again[PC_HEAP_OFFSET] == POISON_FREE) {
+		/* slub_debug=P poisons the cache and turns init_on_alloc off. */
+		pr_info("slab_init_on_alloc: the reused object reads as slub_debug's poison 0x%02x, not our data: Memory appears initialized\n",
+			again[PC_HEAP_OFFSET]);
 	} else {
 		pr_err("FAIL: slab_init_on_alloc: the reused object reads 0x%02x: not wiped (init_on_alloc=1)\n",
 		       again[PC_HEAP_OFFSET]);
@@ -259,11 +264,24 @@ int pc_crash_buddy_init_on_alloc(void)
 		pr_err("buddy_init_on_alloc: the freed page did not come back; try again\n");
 		ret = -EAGAIN;
 	} else if (!seen) {
-		pr_info("buddy_init_on_alloc: the reused page reads as zero\n");
+		pr_info("buddy_init_on_alloc: the reused page reads as zero: Memory appears initialized\n");
 	} else {
 		pr_err("FAIL: buddy_init_on_alloc: the reused page reads %#lx: not wiped (init_on_alloc=1)\n",
 		       seen);
 	}
 	free_page(again);
 	return ret;
+}
+
+int pc_crash_vmalloc_linear_overflow(void)
+{
+	u8 *area = vmalloc(PAGE_SIZE);
+
+	if (!area)
+		return -ENOMEM;
+	/* vmalloc leaves a guard page after each area: the store faults. */
+	OPTIMIZER_HIDE_VAR(area);
+	WRITE_ONCE(area[PAGE_SIZE], 0x78);
+	vfree(area);
+	return 0;
 }

@@ -2,7 +2,7 @@
 /*
  * Memory permissions: writes to read-only data and to code, calls into
  * memory that must not be executable, and kernel accesses to user memory
- * (SMEP and SMAP) and to NULL.
+ * (SMEP and SMAP) and to NULL; the pinning that keeps SMEP set in CR4.
  */
 #include <linux/compiler.h>
 #include <linux/kernel.h>
@@ -13,6 +13,10 @@
 #include <linux/string.h>
 #include <linux/uaccess.h>
 #include <linux/vmalloc.h>
+#ifdef CONFIG_X86_64
+#include <asm/special_insns.h>
+#include <asm/tlbflush.h>
+#endif
 
 #include "../provoke_crash.h"
 
@@ -186,3 +190,36 @@ int pc_crash_exec_null(void)
 {
 	return pc_call(NULL, "page 0");
 }
+
+#ifdef CONFIG_X86_64
+/*
+ * CR4 pinning: native_write_cr4() sets the pinned bits again when a
+ * write clears them, and warns.  cr4_update_irqsoff() keeps the CPU's
+ * shadow of CR4 and writes it; the second call puts the shadow back in
+ * line with what the CPU holds.
+ */
+int pc_crash_unset_smep(void)
+{
+	unsigned long flags, after;
+
+	if (!(native_read_cr4() & X86_CR4_SMEP)) {
+		pr_err("XFAIL: unset_smep: SMEP is off in CR4: nothing is pinned to clear\n");
+		return -EOPNOTSUPP;
+	}
+	local_irq_save(flags);
+	cr4_update_irqsoff(0, X86_CR4_SMEP);
+	after = native_read_cr4();
+	cr4_update_irqsoff(X86_CR4_SMEP, 0);
+	local_irq_restore(flags);
+	if (after & X86_CR4_SMEP)
+		pr_info("unset_smep: SMEP is still set in CR4: the pinning put it back\n");
+	else
+		pr_err("FAIL: unset_smep: CR4 lost SMEP (pinning off?); it is set again\n");
+	return 0;
+}
+#else
+int pc_crash_unset_smep(void)
+{
+	return -EOPNOTSUPP;	/* the table says x86_64: refused before */
+}
+#endif
