@@ -14,7 +14,6 @@
 #include <linux/preempt.h>
 #include <linux/rcupdate.h>
 #include <linux/sched.h>
-#include <linux/slab.h>
 #include <linux/spinlock.h>
 
 #include "../provoke_crash.h"
@@ -34,22 +33,18 @@ noinline int pc_crash_unreachable_loop(void)
 	return 0;
 }
 
-static void pc_rcu_kick_done(struct rcu_head *head)
-{
-	kfree(head);
-}
-
 /*
  * An idle system may have no RCU grace period going, and then a stuck CPU
- * stalls nothing: a callback makes RCU start one.  Starting it takes RCU's
- * kthread, which must run on another CPU: the stall types need smp.
+ * stalls nothing: ask RCU for one.  Not with a callback: that would wait
+ * on this CPU's list, which a CPU about to spin with interrupts off never
+ * looks at again (unless callbacks are offloaded), and no grace period
+ * would start until some other CPU queued one (minutes on an idle debug
+ * kernel).  The request wakes RCU's kthread, which must run on another
+ * CPU: the stall types need smp.
  */
 static void pc_rcu_kick(void)
 {
-	struct rcu_head *kick = kmalloc(sizeof(*kick), GFP_ATOMIC);
-
-	if (kick)
-		call_rcu(kick, pc_rcu_kick_done);
+	start_poll_synchronize_rcu();
 }
 
 noinline int pc_crash_hardlockup(void)
