@@ -5,26 +5,6 @@
 # $hit_symbol and $kdump_here, and tests/kdump-cases.sh.
 # shellcheck shell=bash
 
-# type_patterns REL EXPECT [kdump]: a type's expected patterns (joined by
-# " && " in the table), one per line.  "CONFIG_X? PATTERN" is expected only
-# where REL has CONFIG_X (lockdep's own report of the ABBA deadlock, say);
-# "!kdump? PATTERN" only where no capture kernel is loaded (the oops path
-# jumps into it before panic() prints its line).
-type_patterns() {
-	local pat
-	printf '%s\n' "$2" | sed 's/ && /\n/g' | while IFS= read -r pat; do
-		if [[ $pat =~ ^(CONFIG_[A-Z0-9_]+)\?\ (.*)$ ]]; then
-			has_config "$1" "${BASH_REMATCH[1]}" || continue
-			pat=${BASH_REMATCH[2]}
-		fi
-		if [[ $pat =~ ^!kdump\?\ (.*)$ ]]; then
-			[ "${3:-}" = kdump ] && continue
-			pat=${BASH_REMATCH[1]}
-		fi
-		printf '%s\n' "$pat"
-	done
-}
-
 # Write the generated cases of one crash type into directory $1: fired
 # directly, and through a crash point unless it needs task context.  The
 # type's "needs" words become the guest's command line (name=value), a
@@ -82,7 +62,7 @@ gen_type_cases() {
 			elif [ -n "$defeated" ]; then
 				echo "# skip: $rel has$defeated, which defeats it"
 			else
-				type_patterns "$rel" "$expect" | sed 's/^/# expect: /'
+				pc_type_patterns "$rel" "$expect" | sed 's/^/# expect: /'
 				echo "# reject: FAIL:"
 				case $fate in
 				panic | hang) echo "# reject-out: PC-GUEST-END" ;;
@@ -93,7 +73,7 @@ gen_type_cases() {
 				fi
 				if [ $fatal = 1 ]; then
 					echo "# expect-out: PC-PSTORE-BEGIN dmesg-ramoops-[0-9]+"
-					type_patterns "$rel" "$expect" | sed 's/^/# expect-out: /'
+					pc_type_patterns "$rel" "$expect" | sed 's/^/# expect-out: /'
 				fi
 			fi
 			if [ $kind = direct ]; then

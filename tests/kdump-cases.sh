@@ -2,7 +2,7 @@
 # The kdump lane, sourced by tests/run: each fatal crash type fired in a
 # guest that has loaded a capture kernel (tools/pc-kdump.sh), judged on the
 # crashed kernel's log as the capture kernel read it from /proc/vmcore.
-# Uses tests/run's has_config, type_patterns, $hit_symbol and $results.
+# Uses pc_type_patterns (pc-vm-lib.sh), $hit_symbol and $results.
 # shellcheck shell=bash
 
 # Crash types also fired at a crash point in the kdump lane: one of each
@@ -39,7 +39,7 @@ gen_kdump_cases() {
 			else
 				echo "# expect-out: provoke_crash: $hit_symbol: $name: "
 			fi
-			type_patterns "$rel" "$expect" kdump | sed 's/^/# expect-out: /'
+			pc_type_patterns "$rel" "$expect" kdump | sed 's/^/# expect-out: /'
 			echo "# expect-out: PC-KDUMP-DUMP [1-9][0-9]+ bytes"
 			echo "# expect-out: PC-KDUMP-DONE"
 			echo "# reject-out: PC-GUEST-END|PC-KDUMP-LOAD-FAILED|PC-KDUMP-NO-VMCORE"
@@ -53,27 +53,4 @@ gen_kdump_cases() {
 			[ $fate = hang ] && echo "sleep 60"
 		} >"$f"
 	done
-}
-
-# kdump_note OUTPUT: the capture's figures, as a KTAP diagnostic: panic to
-# capture-kernel start on the CPU counter both kernels share (the first
-# kernel's reading when it loaded kdump, plus its log's last timestamp
-# less its uptime then; the capture kernel's reading less its uptime),
-# and the compressed dump's size.
-kdump_note() {
-	tr -d '\r' <"$1" | awk '
-		/^PC-KDUMP-CLOCK / { split($2, a, "="); c0 = a[2] / 1e9; split($3, a, "="); u0 = a[2] }
-		/^PC-KDUMP-CAPTURE / { split($2, a, "="); c1 = a[2] / 1e9; split($3, a, "="); u1 = a[2] }
-		/^PC-KDUMP-DMESG-BEGIN/ { in_log = 1; next }
-		/^PC-KDUMP-DMESG-END/ { in_log = 0 }
-		in_log && match($0, /^\[ *[0-9]+\.[0-9]+\]/) {
-			t = substr($0, RSTART + 1, RLENGTH - 2) + 0
-		}
-		/^PC-KDUMP-DUMP / { size = $2 }
-		END {
-			if (c0 == "" || c1 == "" || t == "")
-				exit
-			printf "#   kdump: panic to capture kernel start %.2f s (guest CPU counter), dump %.1f MB\n",
-				(c1 - u1) - (c0 + t - u0), size / 1048576
-		}'
 }

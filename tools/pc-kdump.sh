@@ -49,8 +49,8 @@ pc_kdump_available() {
 	done
 }
 
-# pc_kdump_pack REL: $PC_OUT/REL/initramfs-kdump.gz, after pc_pack_initramfs.
-pc_kdump_pack() {
+# pc_kdump_extra REL: $PC_OUT/REL/kdump-extra.gz, the second archive.
+pc_kdump_extra() {
 	local rel=$1 dir=$PC_OUT/$1 from root cap
 	from=$(pc_rel_root "$rel")
 	root=$dir/kdump-extra
@@ -77,7 +77,12 @@ pc_kdump_pack() {
 	cp "$PC_ROOT/tests/guest/kdump-load.sh" "$root/kdump/load.sh"
 	pc_kdump_copy_bins "$root" /usr/sbin/kexec
 	(cd "$root" && find . | cpio -o -H newc --quiet | gzip -1) >"$dir/kdump-extra.gz"
-	cat "$dir/initramfs.gz" "$dir/kdump-extra.gz" >"$dir/initramfs-kdump.gz"
+}
+
+# pc_kdump_pack REL: $PC_OUT/REL/initramfs-kdump.gz, after pc_pack_initramfs.
+pc_kdump_pack() {
+	pc_kdump_extra "$1" &&
+		cat "$PC_OUT/$1/initramfs.gz" "$PC_OUT/$1/kdump-extra.gz" >"$PC_OUT/$1/initramfs-kdump.gz"
 }
 
 # pc_kdump_disk FILE: a QEMU option for a blank disk FILE that the capture
@@ -101,4 +106,27 @@ pc_kdump_save() {
 	makedumpfile -R "$dir/vmcore" <"$disk" >/dev/null 2>"$dir/makedumpfile.log" ||
 		return 1
 	rm -f "$disk" "$dir/makedumpfile.log"
+}
+
+# pc_kdump_note OUTPUT: the capture's figures, as a KTAP diagnostic: panic to
+# capture-kernel start on the CPU counter both kernels share (the first
+# kernel's reading when it loaded kdump, plus its log's last timestamp
+# less its uptime then; the capture kernel's reading less its uptime),
+# and the compressed dump's size.
+pc_kdump_note() {
+	tr -d '\r' <"$1" | awk '
+		/^PC-KDUMP-CLOCK / { split($2, a, "="); c0 = a[2] / 1e9; split($3, a, "="); u0 = a[2] }
+		/^PC-KDUMP-CAPTURE / { split($2, a, "="); c1 = a[2] / 1e9; split($3, a, "="); u1 = a[2] }
+		/^PC-KDUMP-DMESG-BEGIN/ { in_log = 1; next }
+		/^PC-KDUMP-DMESG-END/ { in_log = 0 }
+		in_log && match($0, /^\[ *[0-9]+\.[0-9]+\]/) {
+			t = substr($0, RSTART + 1, RLENGTH - 2) + 0
+		}
+		/^PC-KDUMP-DUMP / { size = $2 }
+		END {
+			if (c0 == "" || c1 == "" || t == "")
+				exit
+			printf "#   kdump: panic to capture kernel start %.2f s (guest CPU counter), dump %.1f MB\n",
+				(c1 - u1) - (c0 + t - u0), size / 1048576
+		}'
 }

@@ -255,6 +255,26 @@ pc_has_config() {
 	grep -Eq "^$2=[ym]" "$(pc_rel_config "$1")"
 }
 
+# pc_type_patterns REL EXPECT [kdump]: a type's expected patterns (joined by
+# " && " in the table), one per line.  "CONFIG_X? PATTERN" is expected only
+# where REL has CONFIG_X (lockdep's own report of the ABBA deadlock, say);
+# "!kdump? PATTERN" only where no capture kernel is loaded (the oops path
+# jumps into it before panic() prints its line).
+pc_type_patterns() {
+	local pat
+	printf '%s\n' "$2" | sed 's/ && /\n/g' | while IFS= read -r pat; do
+		if [[ $pat =~ ^(CONFIG_[A-Z0-9_]+)\?\ (.*)$ ]]; then
+			pc_has_config "$1" "${BASH_REMATCH[1]}" || continue
+			pat=${BASH_REMATCH[2]}
+		fi
+		if [[ $pat =~ ^!kdump\?\ (.*)$ ]]; then
+			[ "${3:-}" = kdump ] && continue
+			pat=${BASH_REMATCH[1]}
+		fi
+		printf '%s\n' "$pat"
+	done
+}
+
 # pc_needs REL WORD...: what the crash-type table's needs words ask of a
 # guest of release REL, in PC_NEED_BOOT (name=value words: the command
 # line), PC_NEED_SMP (2 for "smp"), PC_NEED_CPU (CPU features, from

@@ -6,7 +6,7 @@
 
 # Exit statuses, documented in the usage text and provoke-crash(8).
 PCV_CRASHED=0 PCV_SURVIVED=1 PCV_USAGE=2 PCV_TIMEOUT=3 PCV_REFUSED=4
-PCV_REPORTED=5 PCV_SETUP=6
+PCV_REPORTED=5 PCV_SETUP=6 PCV_NO_CAPTURE=7
 
 # pcv_usage_error MESSAGE: one line, status 2, before anything is booted.
 pcv_usage_error() {
@@ -428,4 +428,38 @@ pcv_verdict() {
 		echo "provoke-crash-vm: the kernel survived"
 	fi
 	exit "$PCV_SURVIVED"
+}
+
+# pcv_kdump_verdict STATUS WORK REL KEEP TABLE: after pcv_verdict's STATUS
+# (its line printed), what the capture kernel saved: KEEP gets the dump,
+# the log read from it and the capture's figures, and a crash counts only
+# when that log shows the crashed type's expected text.
+pcv_kdump_verdict() {
+	local status=$1 work=$2 rel=$3 keep=$4 table=$5 type pat missing=""
+	echo "=== kdump capture"
+	if ! pc_kdump_save "$work/disk.img" "$work/out.log" "$keep"; then
+		echo "(none: no capture kernel ran, or it saved nothing; the console is in $keep if --keep)"
+		[ "$status" = "$PCV_CRASHED" ] && {
+			echo "provoke-crash-vm: the kernel crashed as asked, but kdump did not capture it"
+			exit "$PCV_NO_CAPTURE"
+		}
+		exit "$status"
+	fi
+	pc_kdump_note "$work/out.log" | sed 's/^#   //' | tee "$keep/capture.txt"
+	echo "saved in $keep: vmcore ($(stat -c %s "$keep/vmcore") bytes), vmcore-dmesg.txt, capture.txt"
+	[ "$status" = "$PCV_CRASHED" ] || exit "$status"
+	type=${PCV_HIT_TYPE[0]:-}
+	[ -n "$type" ] || type=$(sed -n 1p "$work/root/pc/trigger" 2>/dev/null)
+	if [ -n "$type" ]; then
+		while IFS= read -r pat; do
+			grep -Eq -- "$pat" "$keep/vmcore-dmesg.txt" || missing="$missing
+  $pat"
+		done < <(pc_type_patterns "$rel" "$(pcv_type_field "$table" "$type" 6)" kdump)
+	fi
+	if [ -n "$missing" ]; then
+		echo "provoke-crash-vm: the kernel crashed, but the log read from the dump lacks $type's lines:$missing"
+		exit "$PCV_NO_CAPTURE"
+	fi
+	echo "provoke-crash-vm: kdump captured the crash: the log read from the dump shows ${type:-it}"
+	exit "$PCV_CRASHED"
 }
