@@ -224,12 +224,15 @@ void pc_entry_disable(struct pc_point **points, int n)
 	 * filter fails, a stale site only costs a lookup.
 	 */
 	ips = pc_entry_ips(points, n, true, &nips);
-	if (ips && nips)
-		ftrace_set_filter_ips(&pc_entry_ops, ips, nips, 1, 0);
-	for (i = 0; !ips && i < n; i++)
-		if (!pc_entry_site_shared(points[i]->entry_ip, points, n))
-			ftrace_set_filter_ip(&pc_entry_ops,
-					     points[i]->entry_ip, 1, 0);
+	/*
+	 * ftrace stops at the first address that is no longer a call site
+	 * (its module went away): then one at a time, the others still go.
+	 */
+	if (!ips || (nips && ftrace_set_filter_ips(&pc_entry_ops, ips, nips, 1, 0)))
+		for (i = 0; i < n; i++)
+			if (!pc_entry_site_shared(points[i]->entry_ip, points, n))
+				ftrace_set_filter_ip(&pc_entry_ops,
+						     points[i]->entry_ip, 1, 0);
 	kvfree(ips);
 	for (i = 0; i < n; i++) {
 		hash_del_rcu(&points[i]->entry_node);

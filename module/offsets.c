@@ -171,6 +171,12 @@ static int pc_scan(const char *symbol, unsigned long size, unsigned long *ok)
 	}
 	while (offset < size && !ret) {
 		for (n = 0; offset < size && n < PC_OFFSETS_BATCH; offset++) {
+			/* Refusals cost a decode each: stay killable. */
+			if (!(offset % PC_OFFSETS_BATCH)) {
+				if (fatal_signal_pending(current))
+					break;
+				cond_resched();
+			}
 			if (pc_try_offset(&kps[n], symbol, offset))
 				continue;
 			__set_bit(offset, ok);

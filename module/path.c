@@ -11,6 +11,7 @@
  * on the dying task itself, or by pc_path_reclaim() (serialized by
  * pc_reclaim_lock) for a task that is already dead.
  */
+#include <linux/atomic.h>
 #include <linux/delay.h>
 #include <linux/irq_work.h>
 #include <linux/kdebug.h>
@@ -37,6 +38,8 @@
 
 static struct pc_path pc_paths[PC_PATH_SLOTS];
 static DEFINE_MUTEX(pc_reclaim_lock);
+/* Numbers the claims (atomic: a claim may come from any context). */
+static atomic_long_t pc_path_seq = ATOMIC_LONG_INIT(0);
 
 /*
  * A claim may happen in NMI: it kicks an irq_work, which queues the
@@ -99,6 +102,7 @@ struct pc_path *notrace pc_path_claim(const struct pc_crash_type *type,
 			continue;
 		path->type = type;
 		path->ret_addr = 0;
+		path->seq = atomic_long_inc_return(&pc_path_seq);
 		strscpy(path->where, where, sizeof(path->where));
 		irq_work_queue(&pc_reclaim_irq_work);
 		return path;
@@ -123,7 +127,12 @@ struct pc_path *pc_path_find_frame(unsigned long sp)
 		if (READ_ONCE(path->task) != current || !path->frame ||
 		    path->frame < sp)
 			continue;
-		if (!best || path->frame < best->frame)
+		/*
+		 * Innermost first; on one frame (a function that a diverted
+		 * one tail-called, diverted too) the newest diversion.
+		 */
+		if (!best || path->frame < best->frame ||
+		    (path->frame == best->frame && path->seq > best->seq))
 			best = path;
 	}
 	return best;

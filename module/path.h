@@ -28,6 +28,7 @@ struct pc_path {
 	const struct pc_crash_type *type;
 	unsigned long frame;		/* %return: the SP it returns with */
 	unsigned long ret_addr;		/* %return: where it would return */
+	unsigned long seq;		/* claim order: the newest wins a tie */
 	char where[PC_PLACE_MAX];
 };
 

@@ -92,11 +92,25 @@ noinline void pc_return_landing(void)
 bool pc_return_divert(struct pc_point *point, struct pt_regs *regs)
 {
 	struct pc_path *path = pc_path_claim(point->type, point->where);
+	unsigned long frame, ret;
+	struct pc_path *outer;
 
 	if (!path)
 		return false;
-	path->frame = pc_arch_return_frame(regs);
-	path->ret_addr = pc_arch_swap_return(regs, pc_return_landing);
+	frame = pc_arch_return_frame(regs);
+	ret = pc_arch_swap_return(regs, pc_return_landing);
+	/*
+	 * Already the landing: a diverted function tail-called this one,
+	 * which returns with its frame, where that one would have.  The
+	 * landing takes the newest slot of a frame, this one.
+	 */
+	if (ret == (unsigned long)pc_return_landing) {
+		outer = pc_path_find_frame(frame);
+		ret = outer ? outer->ret_addr : 0;
+	}
+	path->ret_addr = ret;
+	/* Last: from here a landing's lookup finds the slot. */
+	WRITE_ONCE(path->frame, frame);
 	return true;
 }
 

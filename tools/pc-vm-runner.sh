@@ -325,6 +325,8 @@ pcv_report() {
 			cat "$work/trace"
 		fi
 	fi
+	# With --kdump (PCV_KDUMP=1) the capture kernel takes the reset's place.
+	[ "${PCV_KDUMP:-0}" = 1 ] && return
 	echo "=== pstore record kept across the reboot"
 	if printf '%s\n' "$out" | grep -q '^PC-NO-OOPS'; then
 		echo "(none: no oops and no panic, so no reboot)"
@@ -357,11 +359,13 @@ pcv_report() {
 pcv_timing() {
 	local b c
 	b=$(sed -n 's/^begin //p' "$1") c=$(sed -n 's/^crash //p' "$1")
-	awk -v t0="$2" -v t1="$3" -v t2="$4" -v t3="$5" -v b="${b:-0}" -v c="${c:-0}" 'BEGIN {
+	local after=reboot
+	[ "${PCV_KDUMP:-0}" = 1 ] && after="capture and dump"
+	awk -v t0="$2" -v t1="$3" -v t2="$4" -v t3="$5" -v b="${b:-0}" -v c="${c:-0}" -v after="$after" 'BEGIN {
 		printf "# time: checks %.1fs, build %.1fs, boot %s, %s, total %.1fs\n",
 			t1 - t0, t2 - t1,
 			b ? sprintf("%.1fs", b - t2) : "?",
-			c ? sprintf("crash %.1fs, reboot %.1fs", c - b, t3 - c) : sprintf("no crash, run and power-off %.1fs", (b && t3 > b) ? t3 - b : 0),
+			c ? sprintf("crash %.1fs, %s %.1fs", c - b, after, t3 - c) : sprintf("no crash, run and power-off %.1fs", (b && t3 > b) ? t3 - b : 0),
 			t3 - t0 }' >&2
 }
 
