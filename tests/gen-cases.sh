@@ -59,6 +59,9 @@ gen_type_cases() {
 			[ $fatal = 0 ] && [ "$smp" = 1 ] && echo "# batch-ok"
 			if [ -n "$missing" ]; then
 				echo "# skip: needs$missing, which $rel lacks"
+				# A fatal type that cannot crash here returns, and the
+				# path it replaced cannot resume (a BUG): not booted.
+				[ $kind = point ] && [ $fatal = 1 ] && echo "# needs:$missing"
 			elif [ -n "$defeated" ]; then
 				echo "# skip: $rel has$defeated, which defeats it"
 			else
