@@ -185,6 +185,20 @@ BUG: kernel NULL pointer dereference
 __x64_sys_sync null_dereference .*fired=1
 the kernel crashed as asked: null_dereference, hit by pc-guest\[' \
 		--kernel "$series" --shell --arm '@sys@sync null_dereference' --timeout 200
+	# --kdump: the capture kernel reads the crash from the dump, and the
+	# dump, the log read from it and the timing are kept.
+	vm_check kdump 0 'BUG: kernel NULL pointer dereference
+^=== kdump capture
+^kdump: panic to capture kernel start [0-9.]+ s .*, dump [0-9.]+ MB
+^saved in .*/vm-kdump-keep: vmcore \([1-9][0-9]+ bytes\), vmcore-dmesg.txt, capture.txt
+kdump captured the crash: the log read from the dump shows null_dereference' \
+		--kernel "$series" --kdump --keep "$results/vm-kdump-keep"
+	# A kdump-compressed file starts with the signature "KDUMP   ".
+	if [ -f "$results/vm-kdump-keep/vmcore" ] &&
+		[ "$(head -c 8 "$results/vm-kdump-keep/vmcore")" != "KDUMP   " ]; then
+		echo "not ok vm/kdump_vmcore_format # vmcore has no kdump signature" >>"$results/vm.result"
+	fi
+	rm -f "$results/vm-kdump-keep/vmcore"
 	vm_check timed_out 3 '^\+ run: sleep 600
 provoke-crash-vm: timed out after 20s$' \
 		--kernel "$series" --arm '@sys@getpgid report' --run 'sleep 600' --timeout 20
