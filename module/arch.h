@@ -179,7 +179,9 @@ static inline unsigned long pc_arch_ftrace_site(struct kprobe *kp)
 	return 0;
 }
 
-#define pc_arch_landing_caller(ret) do { } while (0)
+static inline void pc_arch_landing_caller(unsigned long ret)
+{
+}
 #endif
 
 #endif /* PROVOKE_CRASH_ARCH_H */

@@ -172,7 +172,7 @@ static int test_long_symbol(void)
 	struct pc_line out;
 
 	memset(line, 'a', PC_KSYM_MAX);
-	strcpy(line + PC_KSYM_MAX, " bugon");
+	memcpy(line + PC_KSYM_MAX, " bugon", sizeof(" bugon"));
 	if (pc_parse_line(line, strlen(line), &out, &error) != -ENAMETOOLONG)
 		return 0;
 	/* One shorter fits. */
@@ -185,19 +185,19 @@ static int test_long_symbol(void)
 	memset(line, 'm', PC_MODULE_MAX - 1);
 	line[PC_MODULE_MAX - 1] = ':';
 	memset(line + PC_MODULE_MAX, 's', PC_KSYM_MAX - 1);
-	strcpy(line + PC_MODULE_MAX + PC_KSYM_MAX - 1, " bugon");
+	memcpy(line + PC_MODULE_MAX + PC_KSYM_MAX - 1, " bugon", sizeof(" bugon"));
 	if (pc_parse_line(line, strlen(line), &out, &error) ||
 	    strlen(out.symbol) != PC_SYMBOL_MAX - 1 ||
 	    out.module_len != PC_MODULE_MAX - 1)
 		return 0;
 	/* One more byte of symbol is too long. */
 	memset(line + PC_MODULE_MAX, 's', PC_KSYM_MAX);
-	strcpy(line + PC_MODULE_MAX + PC_KSYM_MAX, " bugon");
+	memcpy(line + PC_MODULE_MAX + PC_KSYM_MAX, " bugon", sizeof(" bugon"));
 	if (pc_parse_line(line, strlen(line), &out, &error) != -ENAMETOOLONG)
 		return 0;
 	/* And one more byte of module name. */
 	memset(line, 'm', PC_MODULE_MAX);
-	strcpy(line + PC_MODULE_MAX, ":vfs_read bugon");
+	memcpy(line + PC_MODULE_MAX, ":vfs_read bugon", sizeof(":vfs_read bugon"));
 	return pc_parse_line(line, strlen(line), &out, &error) == -ENAMETOOLONG &&
 	       error.pos == 0 && !strcmp(error.why, "module name too long");
 }
