@@ -74,13 +74,19 @@ static void notrace pc_entry_hit(unsigned long ip, unsigned long parent_ip,
 			return;
 		}
 		/*
-		 * The path never returns to ftrace: give it back its own
-		 * preemption state.  Nothing here reads the point again.
-		 * ftrace's recursion bit for this context stays set: this
-		 * task, which is to die, traces nothing more.
+		 * A fatal crash never returns to ftrace: give the path back
+		 * its own preemption state (ftrace's recursion bit for this
+		 * context stays set: this task, which is to die, traces
+		 * nothing more).  Nothing here reads the point again.  If the
+		 * crash does not happen (the kernel lacks what the type
+		 * needs), ftrace's level is taken again and the traced
+		 * function runs on.
 		 */
 		preempt_enable_notrace();
-		pc_path_run(path);
+		pc_path_run_or_resume(path);
+		preempt_disable_notrace();
+		pc_path_give_back(path);
+		return;
 	}
 }
 

@@ -154,7 +154,8 @@ static void pc_path_release(struct pc_path *path, struct task_struct *task)
 	module_put(THIS_MODULE);
 }
 
-void pc_path_try(struct pc_path *path)
+/* Run the crash; what it returned, once a deferred one had its time. */
+static int pc_path_attempt(struct pc_path *path)
 {
 	int ret = pc_crash_run(path->type, path->where);
 	int waited;
@@ -170,9 +171,29 @@ void pc_path_try(struct pc_path *path)
 		else
 			mdelay(1000);
 	}
+	return ret;
+}
+
+void pc_path_try(struct pc_path *path)
+{
+	int ret = pc_path_attempt(path);
+
 	pr_emerg("crashpoints: %s: %s %s, and the path it replaced cannot resume: BUG\n",
 		 path->where, path->type->name,
 		 ret == -EINPROGRESS ? "never came" : "returned");
+}
+
+void pc_path_run_or_resume(struct pc_path *path)
+{
+	int ret = pc_path_attempt(path);
+
+	pr_warn("crashpoints: %s: %s %s: the path goes on\n", path->where,
+		path->type->name, ret == -EINPROGRESS ? "never came" : "returned");
+}
+
+void pc_path_give_back(struct pc_path *path)
+{
+	pc_path_release(path, current);
 }
 
 void __noreturn pc_path_run(struct pc_path *path)

@@ -60,6 +60,17 @@ struct pc_path *pc_path_find_frame(unsigned long sp);
 void __noreturn pc_path_run(struct pc_path *path);
 void pc_path_try(struct pc_path *path);
 
+/*
+ * Run the slot's crash in a path that can go on (an ftrace callback's
+ * caller): if the crash does not happen, say so and return; the caller
+ * then gives the slot back (pc_path_give_back(), with preemption off: the
+ * module reference goes with it, and only ftrace's grace period then
+ * keeps the module's code there until the callback is left) and the path
+ * resumes.
+ */
+void pc_path_run_or_resume(struct pc_path *path);
+void pc_path_give_back(struct pc_path *path);
+
 /* Entered instead of the probed instruction, with the slot as argument. */
 void __noreturn pc_redirected(struct pc_path *path);
 

@@ -59,9 +59,13 @@ gen_type_cases() {
 			[ $fatal = 0 ] && [ "$smp" = 1 ] && echo "# batch-ok"
 			if [ -n "$missing" ]; then
 				echo "# skip: needs$missing, which $rel lacks"
-				# A fatal type that cannot crash here returns, and the
-				# path it replaced cannot resume (a BUG): not booted.
-				[ $kind = point ] && [ $fatal = 1 ] && echo "# needs:$missing"
+				# A fatal type that cannot crash here returns: at an
+				# entry point the path it replaced goes on.
+				if [ $kind = point ] && [ $fatal = 1 ]; then
+					echo "# expect: crashpoints: $hit_symbol: $name returned: the path goes on"
+					echo "# expect-out: PC-GUEST-END"
+					echo "# reject: cannot resume"
+				fi
 			elif [ -n "$defeated" ]; then
 				echo "# skip: $rel has$defeated, which defeats it"
 			else
