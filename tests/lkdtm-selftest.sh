@@ -95,14 +95,17 @@ lkdtm_expect() {
 # under it, and the totals.
 lkdtm_run() {
 	local rel=$1 series=$2 res=$results/$2-lkdtm_selftest from=1 n k=0 rc
-	local name num out con start=$SECONDS down="" expect
+	local name num out con start=$SECONDS down="" expect boot=$lkdtm_boot
+	# One KASAN report per boot otherwise: the tests after the first
+	# would find none.
+	pc_has_config "$rel" CONFIG_KASAN && boot="$boot kasan_multi_shot"
 	n=$(awk '{print $1}' "$PC_OUT/lkdtm-selftest/tests.txt" | wc -l)
 	: >"$res.tests"
 	while [ "$from" -le "$n" ]; do
 		k=$((k + 1))
 		out=$res.$k.out con=$res.$k.console
 		PC_INITRD=$PC_OUT/$rel/initramfs-lkdtm.gz pc_boot "$rel" lkdtm_selftest \
-			"$((guest_timeout * 3))" "$lkdtm_boot pc_lkdtm_from=$from" "$con" "$out" 1 0
+			"$((guest_timeout * 3))" "$boot pc_lkdtm_from=$from" "$con" "$out" 1 0
 		rc=$?
 		tr -d '\r' <"$out" >"$out.txt"
 		# Every test with its exit status.
