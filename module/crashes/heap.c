@@ -29,8 +29,12 @@
  */
 #define PC_HEAP_OFFSET	(PC_HEAP_SIZE / 4)
 
-/* How many KFENCE sample intervals a caller waits for a guarded object. */
-#define PC_KFENCE_TRIES	500
+/*
+ * How many KFENCE sample intervals a caller waits for a guarded object:
+ * the first allocation anywhere after an interval gets it, and on a busy
+ * debug kernel others win most of them (500 were too few under load).
+ */
+#define PC_KFENCE_TRIES	3000
 
 /*
  * The object a heap type misuses.  With KFENCE sampling on
