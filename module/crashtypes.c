@@ -14,6 +14,7 @@ const struct pc_crash_type pc_crash_types[PC_NR_CRASH_TYPES] = {
 	[PC_TYPE_##_name] = {						\
 		.name = #_name,						\
 		.lkdtm = _lkdtm,					\
+		.category = #_cat,					\
 		.description = _desc,					\
 		.needs = _needs,					\
 		.context = _ctx,					\

@@ -11,6 +11,7 @@
 struct pc_crash_type {
 	const char *name;
 	const char *lkdtm;	/* LKDTM's names for it, space-separated */
+	const char *category;	/* the crashes/ file that implements it */
 	const char *description;
 	const char *needs;	/* kernel options and boot parameters it needs */
 	int context;		/* PC_CTX_*: deepest context it may run in */
