@@ -12,6 +12,12 @@ kdump_point_types="panic null_dereference bugon oops_interrupt_context"
 # The types of the lane on a kernel that runs its slice (see in_scope).
 kdump_slice_types="panic null_dereference oops_interrupt_context exhaust_stack
 	hardlockup corrupt_stack"
+# And on the first x86-64 kernel: one of each way into the capture kernel
+# the issue calls hard (NMI, softirq, a double fault, a guard page, a
+# detector's panic) and the common oops kinds.
+kdump_first_types="bugon oops_nmi_context oops_softirq_context double_fault
+	stack_guard_page_leading hung_task spinlockup general_protection
+	write_ro stack_end_corruption"
 
 # gen_kdump_cases DIR REL NAME FATE SMP BOOT EXPECT: kdump_NAME.sh (direct)
 # and, for the point spread, kdump_point_NAME.sh.  oops=panic: an oops
