@@ -8,11 +8,11 @@
  * pc_line (a page of newlines is 4097 lines: no array of them).  Then,
  * under pc_points_lock, each line is staged: an arm registers its probe
  * disabled and marks the point pending; a disarm or a clear marks points
- * doomed.  If every line stages, the write commits: the doomed points
- * stop counting hits, the pending ones' probes are enabled, and only when
- * all of them are does the write arm its points (a flag the handlers
- * read) and free the doomed ones.  If anything fails, the pending points
- * are freed (they never fired) and the doomed ones count again: a write
+ * doomed.  If every line stages, the write commits: the pending ones'
+ * probes are enabled, and only when all of them are do the doomed points
+ * stop counting hits, the write arm its points (a flag the handlers read)
+ * and free the doomed ones.  If anything fails, the pending points are
+ * freed (they never fired) and the doomed ones never stopped: a write
  * that fails changes nothing.
  */
 #include <linux/capability.h>
@@ -125,14 +125,18 @@ static int pc_apply(const char *buf, size_t len, struct pc_line *line)
 		if (!ret)
 			ret = pc_stage(line);
 	}
-	if (!ret) {
-		pc_points_arm(pc_doomed, false);
+	/*
+	 * The doomed points count on until the new ones are live, so that a
+	 * write the kernel refuses changes nothing, not even for a moment;
+	 * they stop before the new ones start (one place is never armed
+	 * twice at once).
+	 */
+	if (!ret)
 		ret = pc_points_enable();
-	}
 	if (ret) {
 		pc_free_matching(pc_pending);
-		pc_points_arm(pc_doomed, true);
 	} else {
+		pc_points_arm(pc_doomed, false);
 		pc_points_arm(pc_arming, true);
 		pc_free_matching(pc_doomed);
 	}

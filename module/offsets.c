@@ -289,7 +289,9 @@ static ssize_t pc_offsets_read(struct file *file, char __user *ubuf,
 {
 	ssize_t ret;
 
-	mutex_lock(&pc_offsets_lock);
+	/* A write may hold the lock for a whole scan: wait killably. */
+	if (mutex_lock_killable(&pc_offsets_lock))
+		return -EINTR;
 	ret = simple_read_from_buffer(ubuf, count, ppos, pc_offsets_text,
 				      pc_offsets_len);
 	mutex_unlock(&pc_offsets_lock);

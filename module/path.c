@@ -228,6 +228,21 @@ static struct notifier_block pc_path_die_nb = {
 	.notifier_call = pc_path_died,
 };
 
+/*
+ * TASK_DEAD is set before the task's last schedule: it is gone only once
+ * it is off its CPU (on_cpu clears, with release, after that switch).  A
+ * UP kernel has no on_cpu: there the CPU runs us, not the dead task.
+ */
+static bool pc_task_off_cpu(struct task_struct *task)
+{
+#ifdef CONFIG_SMP
+	/* Pairs with the release that clears on_cpu after the switch. */
+	return !smp_load_acquire(&task->on_cpu);
+#else
+	return true;
+#endif
+}
+
 void pc_path_reclaim(void)
 {
 	struct task_struct *task;
@@ -242,12 +257,8 @@ void pc_path_reclaim(void)
 		 */
 		rcu_read_lock();
 		task = READ_ONCE(pc_paths[i].task);
-		dead = task && (READ_ONCE(task->__state) & TASK_DEAD);
-		/*
-		 * TASK_DEAD is set before its last schedule: wait that out
-		 * (on_cpu clears, with release, once it is off its CPU).
-		 */
-		dead = dead && !smp_load_acquire(&task->on_cpu);
+		dead = task && (READ_ONCE(task->__state) & TASK_DEAD) &&
+		       pc_task_off_cpu(task);
 		rcu_read_unlock();
 		if (dead)
 			pc_path_release(&pc_paths[i], task);
