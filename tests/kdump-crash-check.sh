@@ -8,14 +8,19 @@
 # tests/run; appends to kdump-crash.result.
 # shellcheck shell=bash
 
-# NAME TRIGGER-COMMAND FRAMES (EREs that bt must show).  pc_crash_panic
+# NAME TRIGGER-COMMAND FRAMES [STACK]: EREs that bt must show, and EREs
+# that bt -t (every text address on the stack) must show.  pc_crash_panic
 # ends in its call of panic(), which never returns: the return address on
 # the stack is past its end, and crash names the frame above, the
 # dispatcher pc_crash_run, as the kernel's own unwinder does with a "?".
+# At an entry point, crash 8.0.2's unwinder stops at ftrace's trampoline
+# (allocated at run time, no symbol, no unwind data) and goes on with
+# stale words: the probed function is found as a return address on the
+# stack (bt -t), not as a frame.
 kdump_crash_samples=(
 	"panic|pc-guest write \$D/panic 1|pc_crash_run panic"
 	"null_dereference|pc-guest write \$D/null_dereference 1|pc_crash_null_dereference"
-	"point_null_dereference|pc-guest write \$D/crashpoints '@sys@getppid null_dereference'; pc-guest hit getppid 1|pc_crash_null_dereference @sys@getppid"
+	"point_null_dereference|pc-guest write \$D/crashpoints '@sys@getppid null_dereference'; pc-guest hit getppid 1|pc_crash_null_dereference pc_entry_hit|@sys@getppid"
 )
 
 # kdump_crash_vmlinux REL: the debug vmlinux of REL, fetched once.
@@ -35,10 +40,10 @@ kdump_crash_vmlinux() {
 
 # kdump_crash_case SERIES REL SAMPLE: one guest, one dump, one bt.
 kdump_crash_case() {
-	local series=$1 rel=$2 name cmd frames dir case_dir vmlinux why="" f
-	IFS='|' read -r name cmd frames <<<"$3"
+	local series=$1 rel=$2 name cmd frames stack dir case_dir vmlinux why="" f
+	IFS='|' read -r name cmd frames stack <<<"$3"
 	cmd=$(echo "$cmd" | sed "$(pc_case_sed "$rel")")
-	frames=$(echo "$frames" | sed "$(pc_case_sed "$rel")")
+	stack=$(echo "$stack" | sed "$(pc_case_sed "$rel")")
 	dir=$results/kdump-crash-$series-$name
 	case_dir=$dir/cases
 	mkdir -p "$case_dir"
@@ -61,10 +66,18 @@ kdump_crash_case() {
 		for f in $frames; do
 			grep -Eq -- "$f" "$dir/bt.txt" || why="${why:+$why; }bt lacks $f"
 		done
+		if [ -n "$stack" ]; then
+			printf 'bt -t\nquit\n' | crash -s "$vmlinux" "$dir/vmcore" >"$dir/bt-t.txt" 2>&1
+			for f in $stack; do
+				grep -Eq -- "$f" "$dir/bt-t.txt" || why="${why:+$why; }bt -t lacks $f"
+			done
+		fi
 	fi
 	if [ -z "$why" ]; then
 		echo "ok kdump-crash/$series/$name"
 		grep -E -- "$(echo "$frames" | tr ' ' '|')" "$dir/bt.txt" | head -n 4 | sed 's/^/#   bt: /'
+		[ -z "$stack" ] || grep -E -- "$(echo "$stack" | tr ' ' '|')" "$dir/bt-t.txt" |
+			head -n 2 | sed 's/^/#   bt -t: /'
 		echo "#   vmcore: $(stat -c %s "$dir/vmcore") bytes"
 		rm -f "$dir/vmcore"
 	else
