@@ -24,16 +24,18 @@ PC_DEBUG_FRAGMENT=${PC_DEBUG_FRAGMENT:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." 
 
 # What building it takes, for pc_install_deps (no dwarves: no BTF).
 pc_debug_packages() {
-	echo "$PC_DEBUG_PACKAGE" flex bison bc libelf-dev libssl-dev kmod xz-utils
+	echo "$PC_DEBUG_PACKAGE" flex bison bc libelf-dev libssl-dev kmod xz-utils \
+		"gcc-$(gcc -dumpversion 2>/dev/null || echo 12)-plugin-dev"
 }
 
-# The cache directory for this source package and fragment.  The
-# version's "~" is kept out of the path.
+# The cache directory for this source package and the fragment's values
+# (its comments, such as the "cannot:" lines, do not change the build).
+# The version's "~" is kept out of the path.
 pc_debug_dir() {
 	local ver hash
 	ver=$(dpkg-query -W -f='${Version}' "$PC_DEBUG_PACKAGE" 2>/dev/null) ||
 		pc_die "$PC_DEBUG_PACKAGE is not installed"
-	hash=$(sha256sum "$PC_DEBUG_FRAGMENT" | cut -c1-12)
+	hash=$(pc_debug_wanted | sha256sum | cut -c1-12)
 	echo "${XDG_CACHE_HOME:-$HOME/.cache}/provoke-crash/debug-${ver//[^A-Za-z0-9.+-]/_}-$hash"
 }
 
@@ -46,9 +48,11 @@ pc_debug_wanted() {
 
 # pc_debug_verify CONFIG: every wanted value is in CONFIG, and every
 # CONFIG_ word that the crash-type table (outside its comments) and the
-# case files' "# needs:" lines ask for is y; prints the ones that are not.
+# case files' "# needs:" lines ask for is y, but those the fragment's
+# "# cannot: CONFIG_X why" lines name; prints the ones that are not.
 pc_debug_verify() {
-	local config=$1 want sym val have bad=()
+	local config=$1 want sym val have bad=() cannot
+	cannot=$(sed -n 's/^# cannot: \(CONFIG_[A-Z0-9_]*\) .*/\1/p' "$PC_DEBUG_FRAGMENT")
 	while IFS= read -r want; do
 		sym=${want%%=*} val=${want#*=}
 		have=$(sed -n "s/^$sym=//p" "$config")
@@ -59,6 +63,7 @@ pc_debug_verify() {
 	for sym in $({ grep -v '^ *\(/\*\|\*\)' "$PC_ROOT/include/provoke_crash_types.h"
 		grep -h '^# needs:' "$PC_ROOT"/tests/cases/*.sh; } |
 		grep -o 'CONFIG_[A-Z0-9_]*' | sort -u); do
+		echo "$cannot" | grep -qx "$sym" && continue
 		grep -qx "$sym=y" "$config" || bad+=("$sym=y (a needs column or line asks for it)")
 	done
 	[ ${#bad[@]} -eq 0 ] && return 0
