@@ -46,4 +46,4 @@ fi
 grep -q ' /proc/kallsyms ' /proc/mounts && umount /proc/kallsyms
 # The user-space clock both kernels share (the TSC, or arm64's virtual
 # counter): the capture kernel subtracts it from its own reading.
-echo "PC-KDUMP-CLOCK clock=$(pc-guest clock) up=$(cut -d" " -f1 /proc/uptime)"
+echo "PC-KDUMP-CLOCK $(pc-guest clock)"
