@@ -16,10 +16,10 @@ aarch64)
 	# which is _stext's, less _stext - _text).  Debian's arm64 kernel has
 	# no KALLSYMS_ALL, and kallsyms keeps no _text without it (it lies
 	# before _stext, outside the text symbols are kept for); nor has it
-	# KEXEC_FILE (kexec -s), which would not ask.  So kexec reads a copy
-	# of kallsyms with _text put back: _stext less the offset of the
-	# image's .text, which the host read from the Image's own header
-	# (text-offset, pc_kdump_extra).
+	# KEXEC_FILE (kexec -s), with which the kernel would write that
+	# header itself.  So kexec reads a copy of kallsyms with _text put
+	# back: _stext less the offset of the image's .text, which the host
+	# read from the Image's own header (text-offset, pc_kdump_extra).
 	if ! grep -q ' _text$' /proc/kallsyms; then
 		stext=$(sed -n 's/^\([0-9a-f]*\) T _stext$/\1/p' /proc/kallsyms)
 		{
