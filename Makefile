@@ -8,8 +8,8 @@
 #   make check           the whole QEMU bench (tests/run)
 #   make check-long      the same, with every crash type on every kernel
 #                        (6.12, arm64 6.1 and 6.12, the debug kernel) and
-#                        the kdump lane's every type on each x86-64
-#                        kernel (hours under TCG)
+#                        the kdump lane's every type on each kernel
+#                        (arm64: 6.1 only; hours under TCG)
 #   make checkpatch      checkpatch.pl --strict over our C sources
 #   make bench           what a crash point that does not fire costs, in an
 #                        icount guest (tests/bench/run; reports, no verdict)

@@ -12,6 +12,12 @@ kdump_point_types="panic null_dereference bugon oops_interrupt_context"
 # The types of the lane on a kernel that runs its slice (see in_scope).
 kdump_slice_types="panic null_dereference oops_interrupt_context exhaust_stack
 	hardlockup corrupt_stack"
+# On arm64, where each guest boots two kernels under emulation: panic(),
+# an oops in a hard interrupt, a stack overflow (a panic from the
+# overflow handler), an oops at a crash point.  No hardlockup: Debian's
+# arm64 6.1 has no HARDLOCKUP_DETECTOR, and a type whose option the
+# kernel lacks gets no kdump case (gen-cases.sh).
+kdump_arm64_cases="panic oops_interrupt_context exhaust_stack point_null_dereference"
 # And on the first x86-64 kernel: one of each way into the capture kernel
 # the issue calls hard (NMI, softirq, a double fault, a guard page, a
 # detector's panic) and the common oops kinds.

@@ -54,8 +54,8 @@ kdump_crash_case() {
 		return
 	fi
 	PC_INITRD=$dir/initramfs-kdump.gz
-	cat "$PC_OUT/$rel/initramfs.gz" <(cd "$case_dir/.." && find cases | cpio -o -H newc --quiet | gzip -1) \
-		"$PC_OUT/$rel/kdump-extra.gz" >"$PC_INITRD"
+	pc_kdump_initrd "$rel" "$PC_INITRD" "$PC_OUT/$rel/initramfs.gz" \
+		<(cd "$case_dir/.." && find cases | cpio -o -H newc --quiet | gzip -1)
 	PC_INITRD=$PC_INITRD PC_QEMU_EXTRA=$(pc_kdump_disk "$dir/disk.img") \
 		pc_boot "$rel" "kc_$name" "$guest_timeout" "$PC_KDUMP_DISK_CMDLINE oops=panic" \
 		"$dir/console" "$dir/out" 1 0

@@ -4,55 +4,158 @@
 # second cpio archive (the kernel unpacks both): the kernel image to load
 # as the capture kernel, kexec and its libraries, and the capture kernel's
 # own small initramfs (tests/guest/capture-init, vmcore-dmesg, makedumpfile
-# and their libraries).  x86-64 only for now: the tools come from the
-# host's kexec-tools and makedumpfile packages.
+# and their libraries).  The tools come from the host's kexec-tools and
+# makedumpfile packages on x86-64, from Debian's arm64 ones on arm64.
 # shellcheck shell=bash
 
 # Memory the guest reserves for the capture kernel (of its 512 MiB).
 PC_KDUMP_CMDLINE="crashkernel=128M pc_kdump=1"
 # The same, when the capture kernel is to keep the dump on a disk.
 PC_KDUMP_DISK_CMDLINE="$PC_KDUMP_CMDLINE pc_dump_disk=1"
+# The guest's tools, as paths in their root (pc_kdump_tools_root).
+pc_kdump_bins="/sbin/kexec /sbin/vmcore-dmesg /usr/bin/makedumpfile"
 
-# pc_kdump_copy_bins ROOT BIN...: BINs into ROOT/sbin with every shared
-# library they load, at the paths the dynamic loader looks in.
-pc_kdump_copy_bins() {
-	local root=$1 bin lib
-	shift
-	mkdir -p "$root/sbin"
-	for bin in "$@"; do
-		cp "$bin" "$root/sbin/"
-		for lib in $(ldd "$bin" | grep -o '/[^ ]*'); do
-			mkdir -p "$root$(dirname "$lib")"
-			cp -L "$lib" "$root$lib"
-		done
+# pc_kdump_tools_root REL: the root the guest's tools come from (empty:
+# the host's own, for an x86-64 guest).
+pc_kdump_tools_root() {
+	if [ "$(pc_rel_arch "$1")" = arm64 ]; then
+		echo "$PC_OUT/arm64-kdump"
+	fi
+}
+
+# pc_kdump_fetch_arm64: Debian's arm64 kexec-tools and makedumpfile, and
+# the library packages they depend on, unpacked (never installed) into
+# $PC_OUT/arm64-kdump; the debs are kept with the other arm64 ones.  Only
+# lib* dependencies are followed: the rest (perl, debconf) serve the
+# packages' scripts, not the binaries.
+pc_kdump_fetch_arm64() {
+	local dir=$PC_OUT/arm64-kdump debs=$PC_OUT/arm64-debs todo pkgs=" " p
+	[ -x "$dir/sbin/kexec" ] && [ -x "$dir/usr/bin/makedumpfile" ] && return 0
+	[ "$(id -u)" = 0 ] || {
+		echo "arm64 kexec-tools and makedumpfile are not cached (run as root to fetch them)"
+		return 1
+	}
+	todo="kexec-tools makedumpfile"
+	while [ -n "${todo// /}" ]; do
+		read -r p todo <<<"$todo"
+		[[ $pkgs == *" $p "* ]] && continue
+		pkgs="$pkgs$p "
+		todo="$todo $(apt-cache depends --no-recommends --no-suggests --no-conflicts \
+			--no-breaks --no-replaces --no-enhances "$p:arm64" 2>/dev/null |
+			sed -n 's/^ *|\{0,1\}Depends: \(lib[^ <>]*\|zlib1g[^ ]*\)$/\1/p' |
+			sed 's/:arm64$//' | tr '\n' ' ')"
+	done
+	mkdir -p "$debs" "$dir"
+	pc_log "fetching arm64${pkgs% }"
+	# shellcheck disable=SC2046,SC2086 # one word per package
+	(cd "$debs" && apt-get download -q $(printf '%s:arm64 ' $pkgs) >/dev/null 2>&1) || {
+		echo "apt-get download of arm64${pkgs% } failed"
+		return 1
+	}
+	for p in $pkgs; do
+		dpkg -x "$(printf '%s\n' "$debs/${p}"_*_arm64.deb | sort -V | tail -n 1)" "$dir" || {
+			echo "could not unpack arm64 $p"
+			return 1
+		}
 	done
 }
 
-# pc_kdump_available REL: why REL cannot have a kdump guest here, if so.
+# pc_kdump_copy_bins FROM ROOT BIN...: BINs (paths in the root FROM) into
+# ROOT/sbin with every shared library they load and the loader, at the
+# paths the loader looks in.  Read from the ELF files (readelf reads any
+# architecture's), not ldd, which runs them: arm64's cannot run here.
+pc_kdump_copy_bins() {
+	local from=$1 root=$2 bin
+	shift 2
+	mkdir -p "$root/sbin"
+	for bin in "$@"; do
+		cp "$from$bin" "$root/sbin/" && pc_kdump_copy_libs "$from" "$root" "$from$bin" ||
+			return 1
+	done
+}
+
+# pc_kdump_copy_libs FROM ROOT ELF: ELF's loader and libraries, and theirs.
+pc_kdump_copy_libs() {
+	local from=$1 root=$2 elf=$3 lib dir multiarch
+	multiarch=x86_64-linux-gnu
+	readelf -h "$elf" | grep -q 'Machine:.*AArch64' && multiarch=aarch64-linux-gnu
+	lib=$(readelf -l "$elf" | sed -n 's/.*program interpreter: \(.*\)]$/\1/p')
+	if [ -n "$lib" ] && [ ! -e "$root$lib" ]; then
+		mkdir -p "$root$(dirname "$lib")"
+		cp -L "$from$lib" "$root$lib" || return 1
+	fi
+	for lib in $(readelf -d "$elf" | sed -n 's/.*(NEEDED).*\[\(.*\)\]$/\1/p'); do
+		dir=/lib/$multiarch
+		[ -e "$from$dir/$lib" ] || dir=/usr/lib/$multiarch
+		[ -e "$from$dir/$lib" ] || {
+			pc_log "$lib, which $elf needs, is not in $from/{,usr/}lib/$multiarch"
+			return 1
+		}
+		[ -e "$root$dir/$lib" ] && continue
+		mkdir -p "$root$dir"
+		cp -L "$from$dir/$lib" "$root$dir/$lib" &&
+			pc_kdump_copy_libs "$from" "$root" "$root$dir/$lib" || return 1
+	done
+}
+
+# pc_kdump_available REL: why REL cannot have a kdump guest here, if so
+# (fetches arm64's tools on the way).
 pc_kdump_available() {
-	local tool
-	[ "$(pc_rel_arch "$1")" = amd64 ] || {
-		echo "the kdump guest is x86-64 only so far"
-		return 1
-	}
+	local tool from
 	for tool in CONFIG_KEXEC CONFIG_CRASH_DUMP CONFIG_PROC_VMCORE; do
 		grep -q "^$tool=y" "$(pc_rel_config "$1")" || {
 			echo "$1 is built without $tool"
 			return 1
 		}
 	done
-	for tool in /usr/sbin/kexec /usr/sbin/vmcore-dmesg /usr/bin/makedumpfile; do
-		[ -x $tool ] || {
-			echo "$tool is missing (packages kexec-tools, makedumpfile)"
+	if [ "$(pc_rel_arch "$1")" = arm64 ]; then
+		# 6.12's image and layout are another kexec's question, not tried.
+		[[ $1 == 6.1.* ]] || {
+			echo "the arm64 kdump guest is tried on 6.1 only so far"
+			return 1
+		}
+		pc_kdump_fetch_arm64 || return 1
+	fi
+	from=$(pc_kdump_tools_root "$1")
+	for tool in $pc_kdump_bins; do
+		[ -x "$from$tool" ] || {
+			echo "$from$tool is missing (packages kexec-tools, makedumpfile)"
 			return 1
 		}
 	done
 }
 
+# pc_arm64_text_offset IMAGE: how far the kernel's _stext is from its
+# _text, read from an arm64 Image's PE/COFF header (its EFI stub): the
+# .text section starts at the end of the header, which the linker script
+# aligns to SEGMENT_ALIGN, and that is where _stext is.  kdump-load.sh
+# needs it: see there.
+pc_arm64_text_offset() {
+	local image=$1 pe nsec opt sec i
+	pe=$(pc_file_uint "$image" 60 4)
+	[ "$(od -An -c -j "$pe" -N 2 "$image" | tr -d ' ')" = PE ] || return 1
+	nsec=$(pc_file_uint "$image" $((pe + 6)) 2)
+	opt=$(pc_file_uint "$image" $((pe + 20)) 2)
+	for ((i = 0; i < nsec; i++)); do
+		sec=$((pe + 24 + opt + 40 * i))
+		if [ "$(od -An -c -j "$sec" -N 5 "$image" | tr -d ' ')" = .text ]; then
+			pc_file_uint "$image" $((sec + 12)) 4
+			return
+		fi
+	done
+	return 1
+}
+
+# pc_file_uint FILE OFFSET SIZE: the little-endian unsigned integer there.
+pc_file_uint() {
+	od -An -t "u$3" -j "$2" -N "$3" "$1" | tr -d ' '
+}
+
 # pc_kdump_extra REL: $PC_OUT/REL/kdump-extra.gz, the second archive.
 pc_kdump_extra() {
-	local rel=$1 dir=$PC_OUT/$1 from root cap
+	local rel=$1 dir=$PC_OUT/$1 from tools root cap image off
 	from=$(pc_rel_root "$rel")
+	tools=$(pc_kdump_tools_root "$rel")
 	root=$dir/kdump-extra
 	cap=$dir/kdump-capture
 	rm -rf "$root" "$cap"
@@ -61,28 +164,40 @@ pc_kdump_extra() {
 	cp "$dir/pc-guest" "$cap/bin/"
 	cp "$PC_ROOT/tests/guest/capture-init" "$cap/init"
 	chmod +x "$cap/init"
-	pc_kdump_copy_bins "$cap" /usr/sbin/vmcore-dmesg /usr/bin/makedumpfile
-	# virtio-blk, for a disk to keep the dump on (PC_KDUMP_DISK).
-	for m in virtio/virtio_ring virtio/virtio virtio/virtio_pci_legacy_dev \
-		virtio/virtio_pci_modern_dev virtio/virtio_pci block/virtio_blk; do
-		m=$from/lib/modules/$rel/kernel/drivers/$m
-		if [ -f "$m.ko" ]; then
-			cp "$m.ko" "$cap/"
-		elif [ -f "$m.ko.xz" ]; then
-			xz -dc "$m.ko.xz" >"$cap/$(basename "$m").ko"
-		fi
-	done
+	pc_kdump_copy_bins "$tools" "$cap" /sbin/vmcore-dmesg /usr/bin/makedumpfile || return 1
+	# virtio-blk, for a disk to keep the dump on (PC_KDUMP_DISK), and
+	# arm64's output port.
+	pc_copy_modules "$rel" "$cap" drivers/virtio/virtio_ring drivers/virtio/virtio \
+		drivers/virtio/virtio_pci_legacy_dev drivers/virtio/virtio_pci_modern_dev \
+		drivers/virtio/virtio_pci drivers/block/virtio_blk
+	pc_copy_out_modules "$rel" "$cap"
 	(cd "$cap" && find . | cpio -o -H newc --quiet | gzip -1) >"$root/kdump/capture.gz"
-	cp "$from/boot/vmlinuz-$rel" "$root/kdump/vmlinuz"
+	image=$from/boot/vmlinuz-$rel
+	cp "$image" "$root/kdump/vmlinuz"
+	if [ "$(pc_rel_arch "$rel")" = arm64 ]; then
+		off=$(pc_arm64_text_offset "$image") || {
+			pc_log "$image: no PE/COFF .text section to place _text by"
+			return 1
+		}
+		echo "$off" >"$root/kdump/text-offset"
+	fi
 	cp "$PC_ROOT/tests/guest/kdump-load.sh" "$root/kdump/load.sh"
-	pc_kdump_copy_bins "$root" /usr/sbin/kexec
+	pc_kdump_copy_bins "$tools" "$root" /sbin/kexec || return 1
 	(cd "$root" && find . | cpio -o -H newc --quiet | gzip -1) >"$dir/kdump-extra.gz"
+}
+
+# pc_kdump_initrd REL OUT [ARCHIVE...]: OUT, a kdump guest's initramfs:
+# the ARCHIVEs (default REL's initramfs.gz), then pc_kdump_extra's.
+pc_kdump_initrd() {
+	local rel=$1 out=$2
+	shift 2
+	[ $# -gt 0 ] || set -- "$PC_OUT/$rel/initramfs.gz"
+	cat "$@" "$PC_OUT/$rel/kdump-extra.gz" >"$out"
 }
 
 # pc_kdump_pack REL: $PC_OUT/REL/initramfs-kdump.gz, after pc_pack_initramfs.
 pc_kdump_pack() {
-	pc_kdump_extra "$1" &&
-		cat "$PC_OUT/$1/initramfs.gz" "$PC_OUT/$1/kdump-extra.gz" >"$PC_OUT/$1/initramfs-kdump.gz"
+	pc_kdump_extra "$1" && pc_kdump_initrd "$1" "$PC_OUT/$1/initramfs-kdump.gz"
 }
 
 # pc_kdump_disk FILE: a QEMU option for a blank disk FILE that the capture

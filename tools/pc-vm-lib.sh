@@ -326,6 +326,30 @@ pc_case_sed() {
 	esac
 }
 
+# pc_copy_modules REL DEST MODULE...: REL's modules (paths under its
+# kernel/ tree, no suffix) into DEST, uncompressed for busybox insmod; a
+# module REL does not have (built in, or not built) is left out.
+pc_copy_modules() {
+	local rel=$1 dest=$2 m from
+	from=$(pc_rel_root "$rel")/lib/modules/$rel/kernel
+	shift 2
+	for m in "$@"; do
+		if [ -f "$from/$m.ko" ]; then
+			cp "$from/$m.ko" "$dest/"
+		elif [ -f "$from/$m.ko.xz" ]; then
+			xz -dc "$from/$m.ko.xz" >"$dest/$(basename "$m").ko"
+		fi
+	done
+}
+
+# pc_copy_out_modules REL DEST: on arm64, the modules of the port the
+# case's output goes to (a virtio-serial port on the virt board's
+# virtio-mmio bus; /init, and the capture kernel's, load what they find).
+pc_copy_out_modules() {
+	[ "$(pc_rel_arch "$1")" = arm64 ] || return 0
+	pc_copy_modules "$1" "$2" drivers/virtio/virtio_mmio drivers/char/virtio_console
+}
+
 # Pack $PC_OUT/$rel/initramfs.gz: busybox, the module, pc-guest, the tool,
 # the ramoops module, an /init and the case scripts found in directory $2.
 pc_pack_initramfs() {
@@ -345,17 +369,10 @@ pc_pack_initramfs() {
 	# empty kprobe module).
 	[ -n "${PC_EXTRA_FILES:-}" ] && cp $PC_EXTRA_FILES "$root/"
 	cp "$PC_ROOT/tests/guest/init" "$root/init"
-	# ramoops and what it needs, uncompressed for busybox insmod; on
-	# arm64 also the virtio-serial port that carries the case's output.
-	for m in kernel/lib/reed_solomon/reed_solomon kernel/fs/pstore/ramoops \
-		kernel/drivers/virtio/virtio_mmio kernel/drivers/char/virtio_console; do
-		[ "$(pc_rel_arch "$rel")" = amd64 ] && [[ $m == */virtio* ]] && continue
-		if [ -f "$from/lib/modules/$rel/$m.ko" ]; then
-			cp "$from/lib/modules/$rel/$m.ko" "$root/"
-		elif [ -f "$from/lib/modules/$rel/$m.ko.xz" ]; then
-			xz -dc "$from/lib/modules/$rel/$m.ko.xz" >"$root/$(basename "$m").ko"
-		fi
-	done
+	# ramoops and what it needs; on arm64 also the virtio-serial port
+	# that carries the case's output.
+	pc_copy_modules "$rel" "$root" lib/reed_solomon/reed_solomon fs/pstore/ramoops
+	pc_copy_out_modules "$rel" "$root"
 	chmod +x "$root/init"
 	(cd "$root" && find . | cpio -o -H newc --quiet | gzip -1) >"$dir/initramfs.gz"
 }
