@@ -63,6 +63,11 @@ PC_ARM64_EXPECT(oops_softirq_context,
 		"Unable to handle kernel NULL pointer dereference",
 		"run_timer_softirq",
 		"!kdump? Kernel panic - not syncing: Oops: Fatal exception in interrupt")
+PC_ARM64_EXPECT(bug_in_hardirq,
+		"bug_in_hardirq: in hardirq context: yes",
+		"kernel BUG at .*interrupts\\.c",
+		"__hrtimer_run_queues",
+		"!kdump? Kernel panic - not syncing: Oops - BUG: Fatal exception in interrupt")
 PC_ARM64_EXPECT(hardlockup,
 		"Watchdog detected hard LOCKUP on cpu|rcu: INFO: rcu_(preempt|sched) detected stalls on CPUs",
 		"Kernel panic - not syncing: (Hard LOCKUP|RCU Stall)")
