@@ -93,19 +93,19 @@ PC_CRASH_TYPE(folio_lock_aa, "FOLIO_LOCK_AA", lockups, PC_CTX_TASK, PC_FATE_HANG
 	      "lock a folio that the caller already holds locked (AA)",
 	      "folio_lock_aa: [^ ]+\\[[0-9]+\\] holds the folio lock, takes it again",
 	      "INFO: task [^ ]+:[0-9]+ blocked for more than [0-9]+ seconds",
-	      "__folio_lock",
+	      "folio_wait_bit_common",
 	      "Kernel panic - not syncing: hung_task: blocked tasks")
 PC_CRASH_TYPE(folio_lock_abba, "FOLIO_LOCK_ABBA", lockups, PC_CTX_TASK, PC_FATE_HANG,
 	      "CONFIG_DETECT_HUNG_TASK sysctl.kernel.hung_task_timeout_secs=2 hung_task_panic=1",
 	      "two kernel threads lock two folios in opposite order (ABBA)",
 	      "folio_lock_abba: pc-folio-[ab] holds folio [ab], wants folio [ab]",
 	      "INFO: task pc-folio-[ab]:[0-9]+ blocked for more than [0-9]+ seconds",
-	      "__folio_lock",
+	      "folio_wait_bit_common",
 	      "Kernel panic - not syncing: hung_task: blocked tasks")
 PC_CRASH_TYPE(folio_mutex_lock_abba, "FOLIO_MUTEX_LOCK_ABBA", lockups, PC_CTX_TASK, PC_FATE_HANG,
 	      "CONFIG_DETECT_HUNG_TASK sysctl.kernel.hung_task_timeout_secs=2 hung_task_panic=1",
 	      "one thread locks a folio then a mutex, another the mutex then the folio",
 	      "folio_mutex_lock_abba: pc-folio-[ab] holds (the folio|the mutex), wants (the folio|the mutex)",
 	      "INFO: task pc-folio-[ab]:[0-9]+ blocked for more than [0-9]+ seconds",
-	      "__folio_lock|__mutex_lock",
+	      "folio_wait_bit_common|__mutex_lock",
 	      "Kernel panic - not syncing: hung_task: blocked tasks")
