@@ -71,6 +71,9 @@ PC_ARM64_EXPECT(bug_in_hardirq,
 PC_ARM64_EXPECT(hardlockup,
 		"Watchdog detected hard LOCKUP on cpu|rcu: INFO: rcu_(preempt|sched) detected stalls on CPUs",
 		"Kernel panic - not syncing: (Hard LOCKUP|RCU Stall)")
+PC_ARM64_EXPECT(panic_stop_irqoff,
+		"panic_stop_irqoff: CPU [0-9]+ panics, [0-9]+ other CPUs? spinning with interrupts off",
+		"Kernel panic - not syncing: provoke-crash: panic_stop_irqoff requested")
 PC_ARM64_EXPECT(exhaust_stack,
 		"Insufficient stack space to handle exception!",
 		"pc : pc_recurse",

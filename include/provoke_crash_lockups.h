@@ -85,7 +85,8 @@ PC_CRASH_TYPE(smp_call_lockup, "SMP_CALL_LOCKUP", lockups, PC_CTX_TASK, PC_FATE_
 PC_CRASH_TYPE(panic_stop_irqoff, "PANIC_STOP_IRQOFF", lockups, PC_CTX_TASK, PC_FATE_PANIC, "smp",
 	      "panic() while every other CPU spins with interrupts off: only an NMI stops them",
 	      "panic_stop_irqoff: CPU [0-9]+ panics, [0-9]+ other CPUs? spinning with interrupts off",
-	      "Kernel panic - not syncing: provoke-crash: panic_stop_irqoff requested")
+	      "Kernel panic - not syncing: provoke-crash: panic_stop_irqoff requested",
+	      "!kdump? Shutting down cpus with NMI")
 
 /* Deadlocks on folio locks, which lockdep does not track: hung tasks. */
 PC_CRASH_TYPE(folio_lock_aa, "FOLIO_LOCK_AA", lockups, PC_CTX_TASK, PC_FATE_HANG,
