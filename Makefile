@@ -59,6 +59,8 @@ TOOL_SOURCES = tools/provoke-crash.c tools/checks.c
 
 tools/provoke-crash: $(TOOL_SOURCES) tools/checks.h include/provoke_crash_types.h \
 		     include/provoke_crash_arm64.h \
+		     include/provoke_crash_lockups.h \
+		     include/provoke_crash_refcount.h \
 		     include/provoke_crash_defs.h
 	$(TOOL_CC) $(TOOL_CFLAGS) -o $@ $(TOOL_SOURCES)
 

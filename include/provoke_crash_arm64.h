@@ -63,9 +63,17 @@ PC_ARM64_EXPECT(oops_softirq_context,
 		"Unable to handle kernel NULL pointer dereference",
 		"run_timer_softirq",
 		"!kdump? Kernel panic - not syncing: Oops: Fatal exception in interrupt")
+PC_ARM64_EXPECT(bug_in_hardirq,
+		"bug_in_hardirq: in hardirq context: yes",
+		"kernel BUG at .*interrupts\\.c",
+		"__hrtimer_run_queues",
+		"!kdump? Kernel panic - not syncing: Oops - BUG: Fatal exception in interrupt")
 PC_ARM64_EXPECT(hardlockup,
 		"Watchdog detected hard LOCKUP on cpu|rcu: INFO: rcu_(preempt|sched) detected stalls on CPUs",
 		"Kernel panic - not syncing: (Hard LOCKUP|RCU Stall)")
+PC_ARM64_EXPECT(panic_stop_irqoff,
+		"panic_stop_irqoff: CPU [0-9]+ panics, [0-9]+ other CPUs? spinning with interrupts off",
+		"Kernel panic - not syncing: provoke-crash: panic_stop_irqoff requested")
 PC_ARM64_EXPECT(exhaust_stack,
 		"Insufficient stack space to handle exception!",
 		"pc : pc_recurse",

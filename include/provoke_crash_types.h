@@ -7,6 +7,10 @@
  * test bench read it through `provoke-crash types --table`. Plain macros
  * only, so that it compiles in the kernel and in user space alike.
  *
+ * It is one table in several files: the lockups' and refcount_t's rows
+ * are included in their place (provoke_crash_lockups.h,
+ * provoke_crash_refcount.h), arm64's at the end.
+ *
  * Like arch/x86/include/asm/kvm-x86-ops.h it has no include guard: define
  * PC_CRASH_TYPE(name, lkdtm, category, context, fate, needs, description,
  * expected...), include this file, and it undefines PC_CRASH_TYPE again.
@@ -26,8 +30,8 @@
  *           observe it from), "cpu:FEATURE" (a CPU feature, by its x86
  *           /proc/cpuinfo flag; the bench and the VM runner boot QEMU's
  *           -cpu max, which has it, as arm64's has PXN and PAN),
- *           "x86_64" or "arm64" (the only architecture it runs on; the
- *           module refuses it elsewhere with EOPNOTSUPP).
+ *           "x86_64", "arm64" or "powerpc" (the only architecture it
+ *           runs on; the module refuses it elsewhere with EOPNOTSUPP).
  * expected: up to PC_MAX_EXPECT extended regular expressions that must all
  *           appear in the kernel log on x86-64 (provoke_crash_arm64.h holds
  *           arm64's where they differ) when the crash happened as
@@ -47,6 +51,9 @@ PC_CRASH_TYPE(report, "", bugs, PC_CTX_NMI, PC_FATE_REPORT, "",
 	      "log who hit the point and a stack trace; nothing breaks",
 	      "report: hit by [^ ]+\\[[0-9]+\\] on CPU [0-9]+",
 	      "Call Trace:")
+PC_CRASH_TYPE(report_stack, "REPORT_STACK", bugs, PC_CTX_TASK, PC_FATE_REPORT, "",
+	      "log how far below the top of its stack the caller runs (kernel stack offset randomization)",
+	      "report_stack: Stack offset: [0-9]+")
 
 /* Control flow: the kernel's own reports of a bug. */
 PC_CRASH_TYPE(bugon, "BUG", bugs, PC_CTX_NMI, PC_FATE_OOPS, "",
@@ -78,65 +85,8 @@ PC_CRASH_TYPE(divide_error, "", bugs, PC_CTX_NMI, PC_FATE_OOPS, "x86_64",
 	      "divide error: 0000",
 	      "RIP: 0010:pc_crash_divide_error")
 
-/* The same oops from each kind of interrupt: fatal there. */
-PC_CRASH_TYPE(oops_interrupt_context, "", interrupts, PC_CTX_IRQS, PC_FATE_PANIC, "",
-	      "NULL dereference from a hard interrupt (irq_work self-IPI)",
-	      "oops_interrupt_context: in hardirq context: yes",
-	      "BUG: kernel NULL pointer dereference",
-	      "<IRQ>",
-	      "!kdump? Kernel panic - not syncing: Fatal exception in interrupt")
-PC_CRASH_TYPE(oops_softirq_context, "", interrupts, PC_CTX_PREEMPT, PC_FATE_PANIC, "",
-	      "NULL dereference from a timer callback (softirq)",
-	      "oops_softirq_context: in softirq context: yes",
-	      "BUG: kernel NULL pointer dereference",
-	      "run_timer_softirq",
-	      "!kdump? Kernel panic - not syncing: Fatal exception in interrupt")
-PC_CRASH_TYPE(oops_nmi_context, "", interrupts, PC_CTX_ATOMIC, PC_FATE_PANIC, "x86_64",
-	      "NULL dereference from an NMI handler (self NMI through the APIC)",
-	      "oops_nmi_context: in NMI context: yes",
-	      "BUG: kernel NULL pointer dereference",
-	      "<NMI>",
-	      "!kdump? Kernel panic - not syncing: Fatal exception in interrupt")
-
-/* Lockups and stalls: caught by the kernel's watchdogs and detectors. */
-PC_CRASH_TYPE(unreachable_loop, "SOFTLOCKUP LOOP", lockups, PC_CTX_ATOMIC, PC_FATE_HANG,
-	      "CONFIG_SOFTLOCKUP_DETECTOR watchdog_thresh=1 softlockup_panic=1",
-	      "spin forever without scheduling: soft lockup",
-	      "watchdog: BUG: soft lockup - CPU#[0-9]+ stuck for",
-	      "pc_crash_unreachable_loop",
-	      "Kernel panic - not syncing: softlockup: hung tasks")
-PC_CRASH_TYPE(hardlockup, "HARDLOCKUP", lockups, PC_CTX_ATOMIC, PC_FATE_HANG,
-	      "CONFIG_HARDLOCKUP_DETECTOR smp rcupdate.rcu_cpu_stall_timeout=3 sysctl.kernel.panic_on_rcu_stall=1 hardlockup_panic=1",
-	      "spin forever with interrupts off: hard lockup",
-	      "Watchdog detected hard LOCKUP on cpu|rcu: INFO: rcu_(preempt|sched) detected stalls on CPUs",
-	      "pc_crash_hardlockup",
-	      "Kernel panic - not syncing: (Hard LOCKUP|RCU Stall)")
-PC_CRASH_TYPE(spinlockup, "SPINLOCKUP", lockups, PC_CTX_ATOMIC, PC_FATE_HANG,
-	      "CONFIG_SOFTLOCKUP_DETECTOR watchdog_thresh=1 softlockup_panic=1",
-	      "take a spinlock that is already held: the CPU spins for ever",
-	      "watchdog: BUG: soft lockup - CPU#[0-9]+ stuck for",
-	      "pc_crash_spinlockup",
-	      "Kernel panic - not syncing: softlockup: hung tasks",
-	      "CONFIG_PROVE_LOCKING? WARNING: possible recursive locking detected")
-PC_CRASH_TYPE(hung_task, "HUNG_TASK", lockups, PC_CTX_TASK, PC_FATE_HANG,
-	      "CONFIG_DETECT_HUNG_TASK sysctl.kernel.hung_task_timeout_secs=2 hung_task_panic=1",
-	      "sleep uninterruptibly for ever: hung task",
-	      "INFO: task [^ ]+:[0-9]+ blocked for more than [0-9]+ seconds",
-	      "pc_crash_hung_task",
-	      "Kernel panic - not syncing: hung_task: blocked tasks")
-PC_CRASH_TYPE(rcu_stall, "", lockups, PC_CTX_ATOMIC, PC_FATE_HANG,
-	      "smp rcupdate.rcu_cpu_stall_timeout=3 sysctl.kernel.panic_on_rcu_stall=1",
-	      "spin inside an RCU read-side section: RCU CPU stall",
-	      "rcu: INFO: rcu_(preempt|sched) (self-)?detected stalls? on CPU",
-	      "pc_crash_rcu_stall",
-	      "Kernel panic - not syncing: RCU Stall")
-PC_CRASH_TYPE(deadlock, "", lockups, PC_CTX_TASK, PC_FATE_HANG,
-	      "CONFIG_DETECT_HUNG_TASK sysctl.kernel.hung_task_timeout_secs=2 hung_task_panic=1",
-	      "two kernel threads take two mutexes in opposite order (ABBA)",
-	      "deadlock: pc-abba-[ab] holds [ab], wants [ab]",
-	      "INFO: task pc-abba-[ab]:[0-9]+ blocked for more than [0-9]+ seconds",
-	      "Kernel panic - not syncing: hung_task: blocked tasks",
-	      "CONFIG_PROVE_LOCKING? WARNING: possible circular locking dependency detected")
+/* Interrupts, lockups and stalls, in their own file. */
+#include "provoke_crash_lockups.h"
 
 /* The stack: canaries, guard pages and the end-of-stack magic. */
 PC_CRASH_TYPE(corrupt_stack, "CORRUPT_STACK", stack, PC_CTX_NMI, PC_FATE_PANIC,
@@ -222,6 +172,12 @@ PC_CRASH_TYPE(buddy_init_on_alloc, "BUDDY_INIT_ON_ALLOC",
 	      "CONFIG_INIT_ON_ALLOC_DEFAULT_ON",
 	      "reallocate a dirtied page: it must come back zeroed",
 	      "buddy_init_on_alloc: the reused page reads as zero")
+PC_CRASH_TYPE(kfence_read_after_free, "KFENCE_READ_AFTER_FREE",
+	      heap, PC_CTX_TASK, PC_FATE_REPORT,
+	      "CONFIG_KFENCE kfence.sample_interval=10",
+	      "read a freed object that KFENCE guards: a use-after-free read report",
+	      "BUG: KFENCE: use-after-free read in pc_crash_kfence_read_after_free",
+	      "Use-after-free read at 0x")
 
 /* Linked lists: DEBUG_LIST and BUG_ON_DATA_CORRUPTION. */
 PC_CRASH_TYPE(corrupt_list_add, "CORRUPT_LIST_ADD", lists, PC_CTX_NMI, PC_FATE_OOPS,
@@ -300,94 +256,8 @@ PC_CRASH_TYPE(exec_null, "EXEC_NULL", perms, PC_CTX_NMI, PC_FATE_OOPS, "",
 	      "BUG: kernel NULL pointer dereference, address: 0+",
 	      "#PF: supervisor instruction fetch in kernel mode")
 
-/* refcount_t: saturation instead of wrap-around, with a warning. */
-PC_CRASH_TYPE(refcount_inc_overflow, "REFCOUNT_INC_OVERFLOW",
-	      refcount, PC_CTX_NMI, PC_FATE_REPORT, "",
-	      "refcount_inc() at INT_MAX: saturates",
-	      "refcount_t: saturated; leaking memory",
-	      "refcount_inc_overflow: saturated at 0xc0000000")
-PC_CRASH_TYPE(refcount_add_overflow, "REFCOUNT_ADD_OVERFLOW",
-	      refcount, PC_CTX_NMI, PC_FATE_REPORT, "",
-	      "refcount_add() past INT_MAX: saturates",
-	      "refcount_t: saturated; leaking memory",
-	      "refcount_add_overflow: saturated at 0xc0000000")
-PC_CRASH_TYPE(refcount_inc_not_zero_overflow, "REFCOUNT_INC_NOT_ZERO_OVERFLOW",
-	      refcount, PC_CTX_NMI, PC_FATE_REPORT, "",
-	      "refcount_inc_not_zero() at INT_MAX: saturates",
-	      "refcount_t: saturated; leaking memory",
-	      "refcount_inc_not_zero_overflow: saturated at 0xc0000000")
-PC_CRASH_TYPE(refcount_add_not_zero_overflow, "REFCOUNT_ADD_NOT_ZERO_OVERFLOW",
-	      refcount, PC_CTX_NMI, PC_FATE_REPORT, "",
-	      "refcount_add_not_zero() past INT_MAX: saturates",
-	      "refcount_t: saturated; leaking memory",
-	      "refcount_add_not_zero_overflow: saturated at 0xc0000000")
-PC_CRASH_TYPE(refcount_dec_zero, "REFCOUNT_DEC_ZERO",
-	      refcount, PC_CTX_NMI, PC_FATE_REPORT, "",
-	      "refcount_dec() to zero, which only *_and_test may do",
-	      "refcount_t: decrement hit 0; leaking memory",
-	      "refcount_dec_zero: saturated at 0xc0000000")
-PC_CRASH_TYPE(refcount_dec_negative, "REFCOUNT_DEC_NEGATIVE",
-	      refcount, PC_CTX_NMI, PC_FATE_REPORT, "",
-	      "refcount_dec() of a counter already at zero",
-	      "refcount_t: decrement hit 0; leaking memory",
-	      "refcount_dec_negative: saturated at 0xc0000000")
-PC_CRASH_TYPE(refcount_dec_and_test_negative, "REFCOUNT_DEC_AND_TEST_NEGATIVE",
-	      refcount, PC_CTX_NMI, PC_FATE_REPORT, "",
-	      "refcount_dec_and_test() below zero: underflow",
-	      "refcount_t: underflow; use-after-free",
-	      "refcount_dec_and_test_negative: saturated at 0xc0000000")
-PC_CRASH_TYPE(refcount_sub_and_test_negative, "REFCOUNT_SUB_AND_TEST_NEGATIVE",
-	      refcount, PC_CTX_NMI, PC_FATE_REPORT, "",
-	      "refcount_sub_and_test() past zero: underflow",
-	      "refcount_t: underflow; use-after-free",
-	      "refcount_sub_and_test_negative: saturated at 0xc0000000")
-PC_CRASH_TYPE(refcount_inc_zero, "REFCOUNT_INC_ZERO",
-	      refcount, PC_CTX_NMI, PC_FATE_REPORT, "",
-	      "refcount_inc() from zero: the object is already dead",
-	      "refcount_t: addition on 0; use-after-free",
-	      "refcount_inc_zero: saturated at 0xc0000000")
-PC_CRASH_TYPE(refcount_add_zero, "REFCOUNT_ADD_ZERO",
-	      refcount, PC_CTX_NMI, PC_FATE_REPORT, "",
-	      "refcount_add() to a counter at zero: the object is already dead",
-	      "refcount_t: addition on 0; use-after-free",
-	      "refcount_add_zero: saturated at 0xc0000000")
-
-/* refcount_t: a saturated counter stays saturated, whatever is done to it. */
-PC_CRASH_TYPE(refcount_inc_saturated, "REFCOUNT_INC_SATURATED",
-	      refcount, PC_CTX_NMI, PC_FATE_REPORT, "",
-	      "refcount_inc() of a saturated counter: it stays saturated",
-	      "refcount_t: saturated; leaking memory",
-	      "refcount_inc_saturated: saturated at 0xc0000000")
-PC_CRASH_TYPE(refcount_dec_saturated, "REFCOUNT_DEC_SATURATED",
-	      refcount, PC_CTX_NMI, PC_FATE_REPORT, "",
-	      "refcount_dec() of a saturated counter: it stays saturated",
-	      "refcount_t: decrement hit 0; leaking memory",
-	      "refcount_dec_saturated: saturated at 0xc0000000")
-PC_CRASH_TYPE(refcount_add_saturated, "REFCOUNT_ADD_SATURATED",
-	      refcount, PC_CTX_NMI, PC_FATE_REPORT, "",
-	      "refcount_add() of a saturated counter: it stays saturated",
-	      "refcount_t: saturated; leaking memory",
-	      "refcount_add_saturated: saturated at 0xc0000000")
-PC_CRASH_TYPE(refcount_inc_not_zero_saturated, "REFCOUNT_INC_NOT_ZERO_SATURATED",
-	      refcount, PC_CTX_NMI, PC_FATE_REPORT, "",
-	      "refcount_inc_not_zero() of a saturated counter: it stays saturated",
-	      "refcount_t: saturated; leaking memory",
-	      "refcount_inc_not_zero_saturated: saturated at 0xc0000000")
-PC_CRASH_TYPE(refcount_add_not_zero_saturated, "REFCOUNT_ADD_NOT_ZERO_SATURATED",
-	      refcount, PC_CTX_NMI, PC_FATE_REPORT, "",
-	      "refcount_add_not_zero() of a saturated counter: it stays saturated",
-	      "refcount_t: saturated; leaking memory",
-	      "refcount_add_not_zero_saturated: saturated at 0xc0000000")
-PC_CRASH_TYPE(refcount_dec_and_test_saturated, "REFCOUNT_DEC_AND_TEST_SATURATED",
-	      refcount, PC_CTX_NMI, PC_FATE_REPORT, "",
-	      "refcount_dec_and_test() of a saturated counter: it stays saturated",
-	      "refcount_t: underflow; use-after-free",
-	      "refcount_dec_and_test_saturated: saturated at 0xc0000000")
-PC_CRASH_TYPE(refcount_sub_and_test_saturated, "REFCOUNT_SUB_AND_TEST_SATURATED",
-	      refcount, PC_CTX_NMI, PC_FATE_REPORT, "",
-	      "refcount_sub_and_test() of a saturated counter: it stays saturated",
-	      "refcount_t: underflow; use-after-free",
-	      "refcount_sub_and_test_saturated: saturated at 0xc0000000")
+/* refcount_t, in its own file. */
+#include "provoke_crash_refcount.h"
 
 /* Hardened usercopy: copies that overrun objects, frames or text. */
 PC_CRASH_TYPE(usercopy_heap_size_to, "USERCOPY_SLAB_SIZE_TO",
@@ -437,6 +307,16 @@ PC_CRASH_TYPE(usercopy_kernel, "USERCOPY_KERNEL", usercopy, PC_CTX_TASK, PC_FATE
 	      "copy_to_user() of the kernel's own text",
 	      "usercopy: Kernel memory exposure attempt detected from kernel text",
 	      "kernel BUG at mm/usercopy\\.c")
+PC_CRASH_TYPE(usercopy_vmalloc, "USERCOPY_VMALLOC", usercopy, PC_CTX_TASK, PC_FATE_OOPS,
+	      "CONFIG_HARDENED_USERCOPY",
+	      "copy_to_user() from a one-page vmalloc area, past its guard page",
+	      "usercopy: Kernel memory exposure attempt detected from vmalloc \\(offset 0, size 8200\\)",
+	      "kernel BUG at mm/usercopy\\.c")
+PC_CRASH_TYPE(usercopy_folio, "USERCOPY_FOLIO", usercopy, PC_CTX_TASK, PC_FATE_OOPS,
+	      "CONFIG_HARDENED_USERCOPY",
+	      "copy_to_user() from the last page of a two-page folio, one word past it",
+	      "usercopy: Kernel memory exposure attempt detected from page alloc \\(offset 4096, size 4104\\)",
+	      "kernel BUG at mm/usercopy\\.c")
 
 /* Fortified string and memory functions: copies past what the compiler knows. */
 PC_CRASH_TYPE(fortify_str_object, "FORTIFY_STR_OBJECT",
@@ -471,6 +351,24 @@ PC_CRASH_TYPE(array_bounds, "ARRAY_BOUNDS",
 	      "store one past the end of a fixed-size array member (UBSAN bounds check)",
 	      "UBSAN: array-index-out-of-bounds in .*bounds\\.c",
 	      "index 4 is out of range for type 'int ?\\[4\\]'")
+PC_CRASH_TYPE(fam_bounds, "FAM_BOUNDS",
+	      bounds, PC_CTX_ATOMIC, PC_FATE_REPORT, "CONFIG_UBSAN_BOUNDS CONFIG_CC_HAS_COUNTED_BY",
+	      "store one past the count of a __counted_by flexible array (UBSAN bounds check)",
+	      "UBSAN: array-index-out-of-bounds in .*bounds\\.c",
+	      "index 8 is out of range for type")
+PC_CRASH_TYPE(ptr_bounds, "PTR_BOUNDS", bounds, PC_CTX_ATOMIC, PC_FATE_REPORT,
+	      "CONFIG_UBSAN_BOUNDS CONFIG_CC_HAS_COUNTED_BY_PTR",
+	      "store one past the count of a __counted_by pointer member (UBSAN bounds check)",
+	      "UBSAN: array-index-out-of-bounds in .*bounds\\.c",
+	      "index 8 is out of range for type")
+PC_CRASH_TYPE(overflow_signed, "OVERFLOW_SIGNED",
+	      overflow, PC_CTX_ATOMIC, PC_FATE_REPORT, "CONFIG_UBSAN_SIGNED_WRAP",
+	      "add past INT_MAX (UBSAN signed wrap-around check)",
+	      "UBSAN: signed-integer-overflow in .*overflow\\.c")
+PC_CRASH_TYPE(overflow_unsigned, "OVERFLOW_UNSIGNED",
+	      overflow, PC_CTX_ATOMIC, PC_FATE_REPORT, "CONFIG_UBSAN_UNSIGNED_WRAP",
+	      "add past UINT_MAX (UBSAN unsigned wrap-around check)",
+	      "UBSAN: unsigned-integer-overflow in .*overflow\\.c")
 PC_CRASH_TYPE(report_stack_canary, "REPORT_STACK_CANARY",
 	      stack, PC_CTX_TASK, PC_FATE_REPORT, "CONFIG_STACKPROTECTOR",
 	      "find the task's canary in a protected frame; each task must have its own",
@@ -507,6 +405,18 @@ PC_CRASH_TYPE(unaligned_load_store, "UNALIGNED_LOAD_STORE_WRITE",
 	      access, PC_CTX_NMI, PC_FATE_SILENT, "",
 	      "32-bit load and store at an odd address",
 	      "unaligned_load_store: 0x[0-9a-f]{8} -> 0x[0-9a-f]{8} at an odd address, no fault")
+
+/*
+ * Tests of other architectures' protections, which LKDTM has: no build of
+ * this module for them yet, so they are refused everywhere, with LKDTM's
+ * XFAIL on the DIRECT file.
+ */
+PC_CRASH_TYPE(write_opd, "WRITE_OPD", powerpc, PC_CTX_NMI, PC_FATE_OOPS, "powerpc",
+	      "write to a function descriptor in .opd (64-bit ELFv1 powerpc)",
+	      "write_opd runs only on powerpc, and this kernel is ")
+PC_CRASH_TYPE(slb_multihit, "PPC_SLB_MULTIHIT", powerpc, PC_CTX_NMI, PC_FATE_REPORT, "powerpc",
+	      "insert duplicate SLB entries: the machine check must recover (64-bit Book3S powerpc)",
+	      "slb_multihit runs only on powerpc, and this kernel is ")
 
 /* The types only arm64 has, in their own table. */
 #include "provoke_crash_arm64.h"

@@ -45,7 +45,7 @@ bool pc_has_word(const char *words, const char *word)
 
 const char *pc_type_other_arch(const struct pc_crash_type *type)
 {
-	static const char *const arches[] = { "x86_64", "arm64" };
+	static const char *const arches[] = { "x86_64", "arm64", "powerpc" };
 	int i;
 
 	for (i = 0; i < ARRAY_SIZE(arches); i++)

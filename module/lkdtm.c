@@ -99,7 +99,7 @@ static ssize_t pc_lkdtm_write(struct file *file, const char __user *ubuf,
 	snprintf(where, sizeof(where), "DIRECT(%s)", name);
 	ret = pc_crash_run(type, where);
 	if (!ret && type->fate == PC_FATE_SILENT)
-		pr_err("XFAIL: DIRECT: %s: %s did not fault: %s allows it\n",
+		pr_err("XFAIL: DIRECT: %s: %s went unnoticed: this %s kernel allows it\n",
 		       name, type->name, pc_this_arch());
 	if (ret && ret != -EINPROGRESS)
 		return ret;

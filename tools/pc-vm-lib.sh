@@ -295,7 +295,7 @@ pc_needs() {
 		!CONFIG_*) pc_has_config "$rel" "${word#!}" && PC_NEED_DEFEATED="$PC_NEED_DEFEATED ${word#!}" ;;
 		smp) PC_NEED_SMP=2 ;;
 		cpu:*) PC_NEED_CPU="$PC_NEED_CPU ${word#cpu:}" ;;
-		x86_64 | arm64) [ "$word" = "$arch" ] || PC_NEED_ARCH=$word ;;
+		x86_64 | arm64 | powerpc) [ "$word" = "$arch" ] || PC_NEED_ARCH=$word ;;
 		- | '') ;;
 		*) PC_NEED_BOOT="$PC_NEED_BOOT $word" ;;
 		esac

@@ -1,14 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Array bounds: an index one past a fixed-size array, which the
+ * Array bounds: an index one past a fixed-size array, or past the count
+ * that __counted_by gives a flexible array or a pointer, which the
  * compiler's bounds sanitizer (CONFIG_UBSAN_BOUNDS) checks at run time.
- * This file alone of the crash routines is built with UBSAN: the check is
- * the point.  The store lands in the struct's next member, so a kernel
- * without the check is not damaged.
+ * This file is built with UBSAN: the check is the point.  Each store lands
+ * in memory the routine owns, so a kernel without the check is not
+ * damaged.
  */
 #include <linux/atomic.h>
 #include <linux/compiler.h>
 #include <linux/kernel.h>
+#include <linux/slab.h>
 
 #include "../provoke_crash.h"
 
@@ -54,5 +56,88 @@ int pc_crash_array_bounds(void)
 	}
 	pr_info("array_bounds: index %d stored past the array, as UBSAN reports\n",
 		index);
+	return 0;
+}
+
+/* 6.1 has no such annotations: there they mean nothing, as with gcc 12. */
+#ifndef __counted_by
+#define __counted_by(member)
+#endif
+#ifndef __counted_by_ptr
+#define __counted_by_ptr(member)
+#endif
+
+/*
+ * Without the sanitizer, or without a compiler that knows counted_by
+ * (none before gcc 15; for pointer members, only the newest), nothing
+ * checks the count: XFAIL, with the reason.
+ */
+static bool pc_counted_by_missing(const char *name, bool has_counted_by,
+				  const char *config, const char *what)
+{
+	if (!IS_ENABLED(CONFIG_UBSAN_BOUNDS)) {
+		pc_expected_config(name, "CONFIG_UBSAN_BOUNDS", false);
+		return true;
+	}
+	if (!has_counted_by) {
+		pr_err("XFAIL: %s: this kernel is built without %s=y: its compiler has no counted_by attribute for a %s\n",
+		       name, config, what);
+		return true;
+	}
+	return false;
+}
+
+/* Room for 9 elements; count says 8, so index 8 is past the bound. */
+#define PC_COUNTED	8
+
+struct pc_fam {
+	int count;
+	int data[] __counted_by(count);
+};
+
+int pc_crash_fam_bounds(void)
+{
+	struct pc_fam *fam;
+	int index = PC_COUNTED;
+
+	if (pc_counted_by_missing("fam_bounds",
+				  IS_ENABLED(CONFIG_CC_HAS_COUNTED_BY),
+				  "CONFIG_CC_HAS_COUNTED_BY", "flexible array"))
+		return -EOPNOTSUPP;
+	fam = kzalloc(struct_size(fam, data, PC_COUNTED + 1), GFP_ATOMIC);
+	if (!fam)
+		return -ENOMEM;
+	fam->count = PC_COUNTED;
+	OPTIMIZER_HIDE_VAR(index);
+	fam->data[index] = 0x78;
+	pr_info("fam_bounds: index %d stored past the count, as UBSAN reports\n",
+		index);
+	kfree(fam);
+	return 0;
+}
+
+struct pc_ptr {
+	int *data __counted_by_ptr(count);
+	int count;
+};
+
+int pc_crash_ptr_bounds(void)
+{
+	struct pc_ptr p = { };
+	int index = PC_COUNTED;
+
+	if (pc_counted_by_missing("ptr_bounds",
+				  IS_ENABLED(CONFIG_CC_HAS_COUNTED_BY_PTR),
+				  "CONFIG_CC_HAS_COUNTED_BY_PTR", "pointer"))
+		return -EOPNOTSUPP;
+	p.data = kcalloc(PC_COUNTED + 1, sizeof(*p.data), GFP_ATOMIC);
+	if (!p.data)
+		return -ENOMEM;
+	p.count = PC_COUNTED;
+	OPTIMIZER_HIDE_VAR(index);
+	p.data[index] = 0x78;
+	pr_info("ptr_bounds: index %d stored past the count, as UBSAN reports\n",
+		index);
+	kfree(p.data);
 	return 0;
 }

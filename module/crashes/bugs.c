@@ -2,13 +2,15 @@
 /*
  * Control-flow crashes: BUG(), WARN(), panic() and the CPU exceptions a
  * bad pointer or a bad division raises; and report, which only says that
- * a code path was reached.
+ * a code path was reached, and report_stack, which says where on its
+ * stack a system call runs.
  */
 #include <linux/bug.h>
 #include <linux/compiler.h>
 #include <linux/kernel.h>
 #include <linux/printk.h>
 #include <linux/sched.h>
+#include <linux/sched/task_stack.h>
 #include <linux/smp.h>
 
 #include "../provoke_crash.h"
@@ -18,6 +20,20 @@ int pc_crash_report(void)
 	pr_info("report: hit by %s[%d] on CPU %d\n", current->comm,
 		task_pid_nr(current), raw_smp_processor_id());
 	dump_stack();
+	return 0;
+}
+
+/*
+ * How far below the top of the task's stack this frame sits.  With
+ * randomize_kstack_offset each system call starts at a random depth:
+ * LKDTM's stack-entropy.sh counts the distinct values of "Stack offset:".
+ */
+noinline int pc_crash_report_stack(void)
+{
+	unsigned long top = (unsigned long)task_stack_page(current) + THREAD_SIZE;
+	unsigned long here = (unsigned long)__builtin_frame_address(0);
+
+	pr_info("report_stack: Stack offset: %lu\n", top - here);
 	return 0;
 }
 

@@ -132,6 +132,38 @@ int pc_crash_read_after_free(void)
 	return 0;
 }
 
+/*
+ * The same read, of an object KFENCE must guard: its page is protected
+ * once freed, so the read faults and KFENCE reports it whatever the slab
+ * debugging.  It waits for KFENCE's next sample: task context.
+ */
+int pc_crash_kfence_read_after_free(void)
+{
+	u8 *obj;
+	u8 seen;
+
+	if (!IS_ENABLED(CONFIG_KFENCE)) {
+		pc_expected_config("kfence_read_after_free", "CONFIG_KFENCE", false);
+		return -EOPNOTSUPP;
+	}
+	obj = pc_heap_alloc(PC_HEAP_SIZE);
+	if (!obj)
+		return -ENOMEM;
+	if (!is_kfence_address(obj)) {
+		kfree(obj);
+		pr_err("XFAIL: kfence_read_after_free: KFENCE served no allocation (kfence.sample_interval=0, or too busy)\n");
+		return -EOPNOTSUPP;
+	}
+	memset(obj, 0x78, PC_HEAP_SIZE);
+	kfree(obj);
+	OPTIMIZER_HIDE_VAR(obj);
+	pr_info("kfence_read_after_free: reading KFENCE's freed object at %p\n",
+		obj);
+	seen = READ_ONCE(obj[PC_HEAP_OFFSET]);
+	pr_info("kfence_read_after_free: the read went on and saw 0x%02x\n", seen);
+	return 0;
+}
+
 int pc_crash_write_buddy_after_free(void)
 {
 	unsigned long page = __get_free_page(GFP_ATOMIC);

@@ -2,9 +2,11 @@
 /*
  * The same NULL dereference from each kind of interrupt: a hard interrupt
  * (an irq_work self-IPI), a softirq (a timer callback) and an NMI (a self
- * NMI through the local APIC).  An oops in any of them is fatal.
+ * NMI through the local APIC).  An oops in any of them is fatal.  And a
+ * panic() and a BUG() from a hard-irq hrtimer callback.
  */
 #include <linux/delay.h>
+#include <linux/hrtimer.h>
 #include <linux/irq_work.h>
 #include <linux/irqflags.h>
 #include <linux/kernel.h>
@@ -94,6 +96,58 @@ int pc_crash_oops_softirq_context(void)
 				 irqs_disabled() || in_softirq());
 }
 
+/*
+ * One hrtimer for both hrtimer types, in hard irq context even on RT.
+ * It is armed once per load (the crash it makes is fatal): the first
+ * caller to move pc_hrtimer_used from 0 sets it up and owns it, and sets
+ * pc_hrtimer_bug, which says which crash the callback makes, before the
+ * timer starts.
+ */
+static struct hrtimer pc_hrtimer;
+static bool pc_hrtimer_bug;
+static atomic_t pc_hrtimer_used = ATOMIC_INIT(0);
+
+static enum hrtimer_restart pc_hrtimer_crash(struct hrtimer *timer)
+{
+	const char *name = pc_hrtimer_bug ? "bug_in_hardirq" : "panic_in_hardirq";
+
+	pr_info("%s: in hardirq context: %s\n", name,
+		in_hardirq() ? "yes" : "NO");
+	if (pc_hrtimer_bug)
+		BUG();	/* BUG on purpose: the bug_in_hardirq type */
+	panic("provoke-crash: panic_in_hardirq requested\n");
+	return HRTIMER_NORESTART;
+}
+
+static bool pc_hrtimer_pending(void)
+{
+	return hrtimer_active(&pc_hrtimer);
+}
+
+static int pc_hrtimer_fire(bool bug)
+{
+	if (atomic_cmpxchg(&pc_hrtimer_used, 0, 1)) {
+		pr_err("%s: the hard-irq timer was armed once already since the module was loaded\n",
+		       bug ? "bug_in_hardirq" : "panic_in_hardirq");
+		return -EBUSY;
+	}
+	hrtimer_init(&pc_hrtimer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_HARD);
+	pc_hrtimer.function = pc_hrtimer_crash;
+	pc_hrtimer_bug = bug;
+	hrtimer_start(&pc_hrtimer, ms_to_ktime(1), HRTIMER_MODE_REL_HARD);
+	return pc_wait_interrupt(pc_hrtimer_pending, irqs_disabled());
+}
+
+int pc_crash_panic_in_hardirq(void)
+{
+	return pc_hrtimer_fire(false);
+}
+
+int pc_crash_bug_in_hardirq(void)
+{
+	return pc_hrtimer_fire(true);
+}
+
 #ifdef CONFIG_X86
 #include <asm/apic.h>
 #include <asm/nmi.h>
@@ -141,6 +195,8 @@ int pc_crash_oops_nmi_context(void)
 
 void pc_interrupts_exit(void)
 {
+	if (atomic_read(&pc_hrtimer_used))
+		hrtimer_cancel(&pc_hrtimer);
 	del_timer_sync(&pc_softirq_timer);
 	irq_work_sync(&pc_hardirq_work);
 	if (atomic_read(&pc_nmi_registered))
@@ -154,6 +210,8 @@ int pc_crash_oops_nmi_context(void)
 
 void pc_interrupts_exit(void)
 {
+	if (atomic_read(&pc_hrtimer_used))
+		hrtimer_cancel(&pc_hrtimer);
 	del_timer_sync(&pc_softirq_timer);
 	irq_work_sync(&pc_hardirq_work);
 }

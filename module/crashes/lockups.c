@@ -2,19 +2,26 @@
 /*
  * Lockups and stalls: a CPU or a task that never makes progress, for the
  * soft and hard lockup watchdogs, the hung-task detector and RCU's stall
- * detector to report.  None of these routines return.
+ * detector to report; and a panic that must stop CPUs spinning with
+ * interrupts off.  None of these routines return.
  */
+#include <linux/atomic.h>
 #include <linux/completion.h>
+#include <linux/cpu.h>
+#include <linux/cpumask.h>
 #include <linux/delay.h>
 #include <linux/irqflags.h>
 #include <linux/kernel.h>
 #include <linux/kthread.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
+#include <linux/pagemap.h>
 #include <linux/preempt.h>
 #include <linux/rcupdate.h>
 #include <linux/sched.h>
+#include <linux/smp.h>
 #include <linux/spinlock.h>
+#include <linux/stop_machine.h>
 
 #include "../provoke_crash.h"
 
@@ -142,4 +149,197 @@ int pc_crash_deadlock(void)
 	}
 	/* The two threads are stuck; the caller is not. */
 	return -EINPROGRESS;
+}
+
+/* The cross-CPU call's handler: its CPU spins in hard irq context. */
+static void pc_smp_call_spin(void *unused)
+{
+	pc_spin_forever();
+}
+
+noinline int pc_crash_smp_call_lockup(void)
+{
+	unsigned int cpu, target;
+
+	/* The target must stay online while we wait for it. */
+	cpus_read_lock();
+	cpu = get_cpu();
+	target = cpumask_any_but(cpu_online_mask, cpu);
+	if (target >= nr_cpu_ids) {
+		put_cpu();
+		cpus_read_unlock();
+		pr_err("smp_call_lockup: no other CPU online\n");
+		return -ENODEV;
+	}
+	pr_info("smp_call_lockup: CPU %u calls CPU %u and waits\n", cpu, target);
+	/* Waits with preemption off for a handler that never returns. */
+	smp_call_function_single(target, pc_smp_call_spin, NULL, 1);
+	put_cpu();
+	cpus_read_unlock();
+	return 0;
+}
+
+/*
+ * Run on every online CPU by stop_machine(), interrupts off: the last to
+ * arrive panics, the others spin.  Only an NMI can stop them (x86-64's
+ * NMI fallback, arm64's pseudo-NMI or IPI_CPU_STOP_NMI).  @arg counts
+ * the arrivals; stop_machine() keeps the set of CPUs fixed.
+ */
+static int pc_panic_stop_cpu(void *arg)
+{
+	atomic_t *arrived = arg;
+	unsigned int others = num_online_cpus() - 1;
+
+	if (atomic_inc_return(arrived) == others + 1) {
+		pr_info("panic_stop_irqoff: CPU %d panics, %u other CPU%s spinning with interrupts off\n",
+			raw_smp_processor_id(), others, others == 1 ? "" : "s");
+		panic("provoke-crash: panic_stop_irqoff requested\n");
+	}
+	pc_spin_forever();
+	return 0;
+}
+
+int pc_crash_panic_stop_irqoff(void)
+{
+	atomic_t arrived = ATOMIC_INIT(0);
+
+	if (num_online_cpus() < 2) {
+		pr_err("panic_stop_irqoff: no other CPU online to stop\n");
+		return -ENODEV;
+	}
+	return stop_machine(pc_panic_stop_cpu, &arrived, cpu_online_mask);
+}
+
+/*
+ * Folio locks (PG_locked), which lockdep does not see: a deadlock on them
+ * is for the hung-task detector to find.  The folios are never unlocked
+ * nor freed; the first folio type to run owns them (pc_folio_used) and
+ * sets them up before its threads start, which only read them.
+ */
+static struct folio *pc_folio_a, *pc_folio_b;
+static DEFINE_MUTEX(pc_folio_mutex);
+static DECLARE_COMPLETION(pc_folio_a_held);
+static DECLARE_COMPLETION(pc_folio_b_held);
+static atomic_t pc_folio_used = ATOMIC_INIT(0);
+
+static int pc_folio_claim(const char *name)
+{
+	if (atomic_cmpxchg(&pc_folio_used, 0, 1)) {
+		pr_err("%s: a folio deadlock was made already since the module was loaded\n",
+		       name);
+		return -EBUSY;
+	}
+	pc_folio_a = folio_alloc(GFP_KERNEL, 0);
+	pc_folio_b = folio_alloc(GFP_KERNEL, 0);
+	if (!pc_folio_a || !pc_folio_b) {
+		if (pc_folio_a)
+			folio_put(pc_folio_a);
+		if (pc_folio_b)
+			folio_put(pc_folio_b);
+		atomic_set(&pc_folio_used, 0);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+noinline int pc_crash_folio_lock_aa(void)
+{
+	int ret = pc_folio_claim("folio_lock_aa");
+
+	if (ret)
+		return ret;
+	folio_lock(pc_folio_a);
+	pr_info("folio_lock_aa: %s[%d] holds the folio lock, takes it again\n",
+		current->comm, task_pid_nr(current));
+	/* Sleeps uninterruptibly on the lock it holds, for ever. */
+	folio_lock(pc_folio_a);
+	return 0;
+}
+
+/* Side a and side b of a folio deadlock: with_mutex puts the mutex in b's place. */
+struct pc_folio_side {
+	bool is_a;
+	bool with_mutex;
+};
+
+static struct pc_folio_side pc_folio_sides[2][2] = {
+	{ { true, false }, { false, false } },
+	{ { true, true }, { false, true } },
+};
+
+static void pc_folio_side_lock(bool lock_a, bool with_mutex)
+{
+	if (lock_a)
+		folio_lock(pc_folio_a);
+	else if (with_mutex)
+		mutex_lock(&pc_folio_mutex);
+	else
+		folio_lock(pc_folio_b);
+}
+
+static const char *pc_folio_lock_name(bool lock_a, bool with_mutex)
+{
+	if (with_mutex)
+		return lock_a ? "the folio" : "the mutex";
+	return lock_a ? "folio a" : "folio b";
+}
+
+/*
+ * Each side takes its own lock, waits until the other holds its own,
+ * then takes the other's: the deadlock is certain.
+ */
+static int pc_folio_thread(void *data)
+{
+	const struct pc_folio_side *side = data;
+
+	pc_folio_side_lock(side->is_a, side->with_mutex);
+	complete(side->is_a ? &pc_folio_a_held : &pc_folio_b_held);
+	wait_for_completion(side->is_a ? &pc_folio_b_held : &pc_folio_a_held);
+	pr_info("%s: pc-folio-%c holds %s, wants %s\n",
+		side->with_mutex ? "folio_mutex_lock_abba" : "folio_lock_abba",
+		side->is_a ? 'a' : 'b',
+		pc_folio_lock_name(side->is_a, side->with_mutex),
+		pc_folio_lock_name(!side->is_a, side->with_mutex));
+	pc_folio_side_lock(!side->is_a, side->with_mutex);
+	/* Only reached if the other side never started: leave it all held. */
+	module_put_and_kthread_exit(0);
+}
+
+static int pc_folio_abba(bool with_mutex)
+{
+	struct pc_folio_side *sides = pc_folio_sides[with_mutex];
+	struct task_struct *a, *b;
+	int ret;
+
+	ret = pc_folio_claim(with_mutex ? "folio_mutex_lock_abba" :
+				      "folio_lock_abba");
+	if (ret)
+		return ret;
+	/* Each thread pins the module: its code must outlive rmmod. */
+	__module_get(THIS_MODULE);
+	a = kthread_run(pc_folio_thread, &sides[0], "pc-folio-a");
+	if (IS_ERR(a)) {
+		module_put(THIS_MODULE);
+		return PTR_ERR(a);
+	}
+	__module_get(THIS_MODULE);
+	b = kthread_run(pc_folio_thread, &sides[1], "pc-folio-b");
+	if (IS_ERR(b)) {
+		module_put(THIS_MODULE);
+		/* a waits for b's completion for ever: let it finish alone. */
+		complete(&pc_folio_b_held);
+		return PTR_ERR(b);
+	}
+	/* The two threads are stuck; the caller is not. */
+	return -EINPROGRESS;
+}
+
+int pc_crash_folio_lock_abba(void)
+{
+	return pc_folio_abba(false);
+}
+
+int pc_crash_folio_mutex_lock_abba(void)
+{
+	return pc_folio_abba(true);
 }

@@ -4,8 +4,11 @@
  * (REFCOUNT_SATURATED, so the object leaks instead of being freed while
  * in use) and print the matching "refcount_t:" warning.  The verdict line
  * carries LKDTM's words for it, so that LKDTM's selftest reads it too.
+ * And two timings, refcount_t against atomic_t, where nothing goes wrong.
  */
+#include <linux/atomic.h>
 #include <linux/kernel.h>
+#include <linux/ktime.h>
 #include <linux/limits.h>
 #include <linux/refcount.h>
 
@@ -121,4 +124,76 @@ int pc_crash_refcount_add_zero(void)
 
 	refcount_add(3, &ref);
 	return pc_refcount_check("refcount_add_zero", &ref, PC_REFCOUNT_ZERO);
+}
+
+int pc_crash_refcount_sub_and_test_zero(void)
+{
+	refcount_t ref = REFCOUNT_INIT(0);
+	bool freed = refcount_sub_and_test(0, &ref);
+	unsigned int now = refcount_read(&ref);
+
+	/*
+	 * Subtracting nothing from a dead counter: 6.1 and 6.12 take old == 0
+	 * for the last reference going, say "free it" and warn of nothing.
+	 */
+	if (now == REFCOUNT_SATURATED) {
+		pc_refcount_no_free("refcount_sub_and_test_zero", freed);
+		return pc_refcount_check("refcount_sub_and_test_zero", &ref,
+					 PC_REFCOUNT_NEGATIVE);
+	}
+	pr_info("refcount_sub_and_test_zero: 0 - 0 said '%s', the counter reads %u: nothing seen\n",
+		freed ? "free it" : "keep it", now);
+	return 0;
+}
+
+/*
+ * The timing types go up and down this many times: LKDTM's INT_MAX would
+ * take minutes under QEMU's emulation; this is about a millisecond on
+ * real hardware.
+ */
+#define PC_TIMING_OPS	(1024U * 1024U)
+
+static void pc_timing_done(const char *what, u64 start, unsigned int left)
+{
+	u64 ns = ktime_get_ns() - start;
+
+	/* The last decrement must be the one that reaches zero. */
+	if (left)
+		pr_err("FAIL: %s: out of sync up/down cycle: %u left\n",
+		       what, left);
+	else
+		pr_info("%s: done: %u ops in %llu ns\n", what,
+			2 * PC_TIMING_OPS - 1, ns);
+}
+
+int pc_crash_refcount_timing(void)
+{
+	refcount_t count = REFCOUNT_INIT(1);
+	unsigned int i;
+	u64 start;
+
+	start = ktime_get_ns();
+	for (i = 1; i < PC_TIMING_OPS; i++)
+		refcount_inc(&count);
+	for (i = PC_TIMING_OPS; i > 0; i--)
+		if (refcount_dec_and_test(&count))
+			break;
+	pc_timing_done("refcount timing", start, i - 1);
+	return 0;
+}
+
+int pc_crash_atomic_timing(void)
+{
+	atomic_t count = ATOMIC_INIT(1);
+	unsigned int i;
+	u64 start;
+
+	start = ktime_get_ns();
+	for (i = 1; i < PC_TIMING_OPS; i++)
+		atomic_inc(&count);
+	for (i = PC_TIMING_OPS; i > 0; i--)
+		if (atomic_dec_and_test(&count))
+			break;
+	pc_timing_done("atomic timing", start, i - 1);
+	return 0;
 }

@@ -7,6 +7,7 @@
  * process with user memory, so these run in task context only.
  */
 #include <linux/compiler.h>
+#include <linux/gfp.h>
 #include <linux/kernel.h>
 #include <linux/mm.h>
 #include <linux/mman.h>
@@ -14,6 +15,7 @@
 #include <linux/sched/task_stack.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
+#include <linux/vmalloc.h>
 
 #include "../provoke_crash.h"
 
@@ -21,19 +23,19 @@
 #define PC_WL_OFFSET	16	/* the whitelisted region of pc-usercopy */
 #define PC_WL_SIZE	16
 
-/* A page of the current process to copy to and from, or an error. */
-static unsigned long pc_user_buffer(void)
+/* @len bytes of the current process to copy to and from, or an error. */
+static unsigned long pc_user_buffer(size_t len)
 {
 	if (!current->mm)
 		return -EINVAL;
-	return vm_mmap(NULL, 0, PAGE_SIZE, PROT_READ | PROT_WRITE,
+	return vm_mmap(NULL, 0, PAGE_ALIGN(len), PROT_READ | PROT_WRITE,
 		       MAP_ANONYMOUS | MAP_PRIVATE, 0);
 }
 
 /* One copy in the direction asked; the length is hidden from the compiler. */
 static int pc_copy(bool to_user, void *obj, size_t len, const char *what)
 {
-	unsigned long addr = pc_user_buffer();
+	unsigned long addr = pc_user_buffer(len);
 	void __user *ubuf = (void __user *)addr;
 	unsigned long left;
 
@@ -49,7 +51,7 @@ static int pc_copy(bool to_user, void *obj, size_t len, const char *what)
 		left = copy_from_user(obj, ubuf, len);
 	pr_err("FAIL: usercopy: copied %zu bytes %s %s (CONFIG_HARDENED_USERCOPY)\n",
 	       len - left, to_user ? "from" : "to", what);
-	vm_munmap(addr, PAGE_SIZE);
+	vm_munmap(addr, PAGE_ALIGN(len));
 	return 0;
 }
 
@@ -154,4 +156,39 @@ int pc_crash_usercopy_kernel(void)
 {
 	/* vm_mmap() is in the core kernel's text, like all of it. */
 	return pc_copy(true, (void *)vm_mmap, 64, "the kernel's text");
+}
+
+/*
+ * A one-page vmalloc area spans two pages with its guard page: the copy
+ * runs two pages and a word from its start.  Unchecked, it would stop at
+ * the guard page's fault, which the copy's fixup absorbs.
+ */
+int pc_crash_usercopy_vmalloc(void)
+{
+	void *area = vzalloc(PAGE_SIZE);
+	int ret;
+
+	if (!area)
+		return -ENOMEM;
+	ret = pc_copy(true, area, 2 * PAGE_SIZE + sizeof(long),
+		      "a one-page vmalloc area");
+	vfree(area);
+	return ret;
+}
+
+/*
+ * A two-page folio (a compound page: order-0 pages are not checked) and
+ * a copy from its last page, one word past its end.
+ */
+int pc_crash_usercopy_folio(void)
+{
+	struct page *page = alloc_pages(GFP_KERNEL | __GFP_ZERO | __GFP_COMP, 1);
+	int ret;
+
+	if (!page)
+		return -ENOMEM;
+	ret = pc_copy(true, page_address(page) + PAGE_SIZE,
+		      PAGE_SIZE + sizeof(long), "the last page of a folio");
+	__free_pages(page, 1);
+	return ret;
 }
