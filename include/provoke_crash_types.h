@@ -360,7 +360,7 @@ PC_CRASH_TYPE(ptr_bounds, "PTR_BOUNDS", bounds, PC_CTX_ATOMIC, PC_FATE_REPORT,
 	      "CONFIG_UBSAN_BOUNDS CONFIG_CC_HAS_COUNTED_BY_PTR",
 	      "store one past the count of a __counted_by pointer member (UBSAN bounds check)",
 	      "UBSAN: array-index-out-of-bounds in .*bounds\\.c",
-	      "index 8 is out of range for type")
+	      "index 9 is out of range for type")
 PC_CRASH_TYPE(overflow_signed, "OVERFLOW_SIGNED",
 	      overflow, PC_CTX_ATOMIC, PC_FATE_REPORT, "CONFIG_UBSAN_SIGNED_WRAP",
 	      "add past INT_MAX (UBSAN signed wrap-around check)",

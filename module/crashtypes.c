@@ -3,6 +3,7 @@
  * The module's view of the crash-type table: each entry of PC_CRASH_TYPES
  * bound to its routine, and the common wrapper that runs one.
  */
+#include <linux/atomic.h>
 #include <linux/kernel.h>
 #include <linux/printk.h>
 #include <linux/string.h>
@@ -80,6 +81,15 @@ void pc_expected_config(const char *name, const char *config, bool enabled)
 	else
 		pr_err("XFAIL: %s: this kernel is built without %s=y\n",
 		       name, config);
+}
+
+bool pc_ubsan_site_left(const char *name, atomic_t *runs)
+{
+	if (atomic_inc_return(runs) == 1)
+		return true;
+	pr_err("%s: UBSAN has reported its one store once this boot: no report is left\n",
+	       name);
+	return false;
 }
 
 const char *pc_context_name(int context)

@@ -87,8 +87,13 @@ static bool pc_counted_by_missing(const char *name, bool has_counted_by,
 	return false;
 }
 
-/* Room for 9 elements; count says 8, so index 8 is past the bound. */
-#define PC_COUNTED	8
+/*
+ * Room for one element more than the count says, so the store past the
+ * bound stays in the allocation; ptr_bounds' count is another, so that
+ * each type's report is its own.
+ */
+#define PC_COUNTED_FAM	8
+#define PC_COUNTED_PTR	9
 
 struct pc_fam {
 	int count;
@@ -97,17 +102,22 @@ struct pc_fam {
 
 int pc_crash_fam_bounds(void)
 {
+	static atomic_t runs = ATOMIC_INIT(0);
 	struct pc_fam *fam;
-	int index = PC_COUNTED;
+	int index = PC_COUNTED_FAM;
 
 	if (pc_counted_by_missing("fam_bounds",
 				  IS_ENABLED(CONFIG_CC_HAS_COUNTED_BY),
 				  "CONFIG_CC_HAS_COUNTED_BY", "flexible array"))
 		return -EOPNOTSUPP;
-	fam = kzalloc(struct_size(fam, data, PC_COUNTED + 1), GFP_ATOMIC);
-	if (!fam)
+	if (!pc_ubsan_site_left("fam_bounds", &runs))
+		return -EAGAIN;
+	fam = kzalloc(struct_size(fam, data, PC_COUNTED_FAM + 1), GFP_ATOMIC);
+	if (!fam) {
+		pr_err("fam_bounds: no memory for the array\n");
 		return -ENOMEM;
-	fam->count = PC_COUNTED;
+	}
+	fam->count = PC_COUNTED_FAM;
 	OPTIMIZER_HIDE_VAR(index);
 	fam->data[index] = 0x78;
 	pr_info("fam_bounds: index %d stored past the count, as UBSAN reports\n",
@@ -123,17 +133,22 @@ struct pc_ptr {
 
 int pc_crash_ptr_bounds(void)
 {
+	static atomic_t runs = ATOMIC_INIT(0);
 	struct pc_ptr p = { };
-	int index = PC_COUNTED;
+	int index = PC_COUNTED_PTR;
 
 	if (pc_counted_by_missing("ptr_bounds",
 				  IS_ENABLED(CONFIG_CC_HAS_COUNTED_BY_PTR),
 				  "CONFIG_CC_HAS_COUNTED_BY_PTR", "pointer"))
 		return -EOPNOTSUPP;
-	p.data = kcalloc(PC_COUNTED + 1, sizeof(*p.data), GFP_ATOMIC);
-	if (!p.data)
+	if (!pc_ubsan_site_left("ptr_bounds", &runs))
+		return -EAGAIN;
+	p.data = kcalloc(PC_COUNTED_PTR + 1, sizeof(*p.data), GFP_ATOMIC);
+	if (!p.data) {
+		pr_err("ptr_bounds: no memory for the array\n");
 		return -ENOMEM;
-	p.count = PC_COUNTED;
+	}
+	p.count = PC_COUNTED_PTR;
 	OPTIMIZER_HIDE_VAR(index);
 	p.data[index] = 0x78;
 	pr_info("ptr_bounds: index %d stored past the count, as UBSAN reports\n",

@@ -26,13 +26,24 @@ int pc_crash_report(void)
 /*
  * How far below the top of the task's stack this frame sits.  With
  * randomize_kstack_offset each system call starts at a random depth:
- * LKDTM's stack-entropy.sh counts the distinct values of "Stack offset:".
+ * LKDTM's stack-entropy.sh counts the distinct values of "Stack offset:"
+ * after the last "Starting stack offset" line, which starts a run of one
+ * writer.  The last writer's pid is only that line's trigger: a race
+ * between two writers at worst prints it once more.
  */
+static pid_t pc_report_stack_pid;
+
 noinline int pc_crash_report_stack(void)
 {
 	unsigned long top = (unsigned long)task_stack_page(current) + THREAD_SIZE;
 	unsigned long here = (unsigned long)__builtin_frame_address(0);
+	pid_t pid = task_pid_nr(current);
 
+	if (READ_ONCE(pc_report_stack_pid) != pid) {
+		WRITE_ONCE(pc_report_stack_pid, pid);
+		pr_info("report_stack: Starting stack offset tracking for pid %d\n",
+			pid);
+	}
 	pr_info("report_stack: Stack offset: %lu\n", top - here);
 	return 0;
 }

@@ -115,7 +115,8 @@ static enum hrtimer_restart pc_hrtimer_crash(struct hrtimer *timer)
 		in_hardirq() ? "yes" : "NO");
 	if (pc_hrtimer_bug)
 		BUG();	/* BUG on purpose: the bug_in_hardirq type */
-	panic("provoke-crash: panic_in_hardirq requested\n");
+	else
+		panic("provoke-crash: panic_in_hardirq requested\n");
 	return HRTIMER_NORESTART;
 }
 

@@ -3,7 +3,8 @@
  * Lockups and stalls: a CPU or a task that never makes progress, for the
  * soft and hard lockup watchdogs, the hung-task detector and RCU's stall
  * detector to report; and a panic that must stop CPUs spinning with
- * interrupts off.  None of these routines return.
+ * interrupts off.  None of them returns but to say it could not start,
+ * or (deadlock, the folio ABBA types) once threads it started are stuck.
  */
 #include <linux/atomic.h>
 #include <linux/completion.h>
@@ -124,31 +125,49 @@ static int pc_abba_thread(void *data)
 	module_put_and_kthread_exit(0);
 }
 
-int pc_crash_deadlock(void)
+/*
+ * Start the two sides of a deadlock, both or neither: a side alone would
+ * wait for ever for the other, having printed the first line of a
+ * deadlock that never comes.  Both are created before either runs; each
+ * running side holds a module reference (its code must outlive rmmod)
+ * and drops it only if it ever gets out (module_put_and_kthread_exit()).
+ */
+static int pc_start_pair(const char *type, int (*fn)(void *), void *a_data,
+			 void *b_data, const char *a_name, const char *b_name)
 {
 	struct task_struct *a, *b;
+
+	a = kthread_create(fn, a_data, "%s", a_name);
+	if (IS_ERR(a)) {
+		pr_err("%s: cannot start %s: error %ld\n", type, a_name, PTR_ERR(a));
+		return PTR_ERR(a);
+	}
+	b = kthread_create(fn, b_data, "%s", b_name);
+	if (IS_ERR(b)) {
+		pr_err("%s: cannot start %s: error %ld\n", type, b_name, PTR_ERR(b));
+		/* Never woken: it exits without running fn. */
+		kthread_stop(a);
+		return PTR_ERR(b);
+	}
+	__module_get(THIS_MODULE);
+	__module_get(THIS_MODULE);
+	wake_up_process(a);
+	wake_up_process(b);
+	return 0;
+}
+
+int pc_crash_deadlock(void)
+{
+	int ret;
 
 	if (mutex_is_locked(&pc_abba_a) || mutex_is_locked(&pc_abba_b))
 		return -EBUSY;
 	reinit_completion(&pc_abba_a_held);
 	reinit_completion(&pc_abba_b_held);
-	/* Each thread pins the module: its code must outlive rmmod. */
-	__module_get(THIS_MODULE);
-	a = kthread_run(pc_abba_thread, &pc_abba_a, "pc-abba-a");
-	if (IS_ERR(a)) {
-		module_put(THIS_MODULE);
-		return PTR_ERR(a);
-	}
-	__module_get(THIS_MODULE);
-	b = kthread_run(pc_abba_thread, &pc_abba_b, "pc-abba-b");
-	if (IS_ERR(b)) {
-		module_put(THIS_MODULE);
-		/* a waits for b's completion for ever: let it finish alone. */
-		complete(&pc_abba_b_held);
-		return PTR_ERR(b);
-	}
+	ret = pc_start_pair("deadlock", pc_abba_thread, &pc_abba_a, &pc_abba_b,
+			    "pc-abba-a", "pc-abba-b");
 	/* The two threads are stuck; the caller is not. */
-	return -EINPROGRESS;
+	return ret ? ret : -EINPROGRESS;
 }
 
 /* The cross-CPU call's handler: its CPU spins in hard irq context. */
@@ -301,34 +320,27 @@ static int pc_folio_thread(void *data)
 		pc_folio_lock_name(side->is_a, side->with_mutex),
 		pc_folio_lock_name(!side->is_a, side->with_mutex));
 	pc_folio_side_lock(!side->is_a, side->with_mutex);
-	/* Only reached if the other side never started: leave it all held. */
+	/* Never reached: both sides always start (pc_start_pair()). */
 	module_put_and_kthread_exit(0);
 }
 
 static int pc_folio_abba(bool with_mutex)
 {
 	struct pc_folio_side *sides = pc_folio_sides[with_mutex];
-	struct task_struct *a, *b;
+	const char *type = with_mutex ? "folio_mutex_lock_abba" : "folio_lock_abba";
 	int ret;
 
-	ret = pc_folio_claim(with_mutex ? "folio_mutex_lock_abba" :
-				      "folio_lock_abba");
+	ret = pc_folio_claim(type);
 	if (ret)
 		return ret;
-	/* Each thread pins the module: its code must outlive rmmod. */
-	__module_get(THIS_MODULE);
-	a = kthread_run(pc_folio_thread, &sides[0], "pc-folio-a");
-	if (IS_ERR(a)) {
-		module_put(THIS_MODULE);
-		return PTR_ERR(a);
-	}
-	__module_get(THIS_MODULE);
-	b = kthread_run(pc_folio_thread, &sides[1], "pc-folio-b");
-	if (IS_ERR(b)) {
-		module_put(THIS_MODULE);
-		/* a waits for b's completion for ever: let it finish alone. */
-		complete(&pc_folio_b_held);
-		return PTR_ERR(b);
+	ret = pc_start_pair(type, pc_folio_thread, &sides[0], &sides[1],
+			    "pc-folio-a", "pc-folio-b");
+	if (ret) {
+		/* No thread ran: the folios are unused, and free again. */
+		folio_put(pc_folio_a);
+		folio_put(pc_folio_b);
+		atomic_set(&pc_folio_used, 0);
+		return ret;
 	}
 	/* The two threads are stuck; the caller is not. */
 	return -EINPROGRESS;

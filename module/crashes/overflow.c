@@ -7,6 +7,7 @@
  * This file is built with UBSAN.  Each sum is logged, so the compiler
  * must compute it; a wrapped value harms nothing.
  */
+#include <linux/atomic.h>
 #include <linux/compiler.h>
 #include <linux/kernel.h>
 #include <linux/limits.h>
@@ -15,6 +16,7 @@
 
 int pc_crash_overflow_signed(void)
 {
+	static atomic_t runs = ATOMIC_INIT(0);
 	int value = INT_MAX - 2;
 
 	if (!IS_ENABLED(CONFIG_UBSAN_SIGNED_WRAP)) {
@@ -22,6 +24,8 @@ int pc_crash_overflow_signed(void)
 				   false);
 		return -EOPNOTSUPP;
 	}
+	if (!pc_ubsan_site_left("overflow_signed", &runs))
+		return -EAGAIN;
 	OPTIMIZER_HIDE_VAR(value);
 	value += 1;
 	pr_info("overflow_signed: adding 4 to %d\n", value);
@@ -32,6 +36,7 @@ int pc_crash_overflow_signed(void)
 
 int pc_crash_overflow_unsigned(void)
 {
+	static atomic_t runs = ATOMIC_INIT(0);
 	unsigned int value = UINT_MAX - 2;
 
 	if (!IS_ENABLED(CONFIG_UBSAN_UNSIGNED_WRAP)) {
@@ -39,6 +44,8 @@ int pc_crash_overflow_unsigned(void)
 				   "CONFIG_UBSAN_UNSIGNED_WRAP", false);
 		return -EOPNOTSUPP;
 	}
+	if (!pc_ubsan_site_left("overflow_unsigned", &runs))
+		return -EAGAIN;
 	OPTIMIZER_HIDE_VAR(value);
 	value += 1;
 	pr_info("overflow_unsigned: adding 4 to %u\n", value);

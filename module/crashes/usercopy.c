@@ -161,7 +161,9 @@ int pc_crash_usercopy_kernel(void)
 /*
  * A one-page vmalloc area spans two pages with its guard page: the copy
  * runs two pages and a word from its start.  Unchecked, it would stop at
- * the guard page's fault, which the copy's fixup absorbs.
+ * the guard page's fault, which the copy's fixup absorbs on x86-64.  The
+ * expected sizes in the table are for 4 KiB pages (Debian's, both
+ * architectures).
  */
 int pc_crash_usercopy_vmalloc(void)
 {
