@@ -74,9 +74,13 @@ PC_ARM64_EXPECT(hardlockup,
 PC_ARM64_EXPECT(panic_stop_irqoff,
 		"panic_stop_irqoff: CPU [0-9]+ panics, [0-9]+ other CPUs? spinning with interrupts off",
 		"Kernel panic - not syncing: provoke-crash: panic_stop_irqoff requested")
+/*
+ * The frame pc_recurse() makes is first written in it or in pc_fill(),
+ * wherever the randomized stack offset puts the guard page.
+ */
 PC_ARM64_EXPECT(exhaust_stack,
 		"Insufficient stack space to handle exception!",
-		"pc : pc_recurse",
+		"pc : pc_(recurse|fill)\\+",
 		"Kernel panic - not syncing: kernel stack overflow")
 PC_ARM64_EXPECT(stack_guard_page_leading,
 		"Unable to handle kernel paging request at virtual address",
