@@ -10,7 +10,7 @@
 # expect-out: provoke_crash: trigger: hardlockup: 
 # expect-out: provoke_crash: trigger: panic: 
 # expect-out: Kernel panic - not syncing: provoke-crash: panic requested
-# expect-out: CPU: 1 PID: [0-9]+ Comm: pc-guest
+# expect-out: CPU: 1 (UID: [0-9]+ )?PID: [0-9]+ Comm: pc-guest
 # expect-out: PC-KDUMP-DUMP [1-9][0-9]+ bytes
 # expect-out: PC-KDUMP-DONE
 # reject-out: PC-GUEST-END|PC-KDUMP-LOAD-FAILED|PC-KDUMP-NO-VMCORE
