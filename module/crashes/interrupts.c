@@ -194,12 +194,8 @@ int pc_crash_oops_nmi_context(void)
 	return pc_wait_interrupt(pc_nmi_pending, in_nmi());
 }
 
-void pc_interrupts_exit(void)
+static void pc_nmi_exit(void)
 {
-	if (atomic_read(&pc_hrtimer_used))
-		hrtimer_cancel(&pc_hrtimer);
-	del_timer_sync(&pc_softirq_timer);
-	irq_work_sync(&pc_hardirq_work);
 	if (atomic_read(&pc_nmi_registered))
 		unregister_nmi_handler(NMI_LOCAL, "provoke_crash");
 }
@@ -209,11 +205,16 @@ int pc_crash_oops_nmi_context(void)
 	return -EOPNOTSUPP;
 }
 
+static void pc_nmi_exit(void)
+{
+}
+#endif
+
 void pc_interrupts_exit(void)
 {
 	if (atomic_read(&pc_hrtimer_used))
 		hrtimer_cancel(&pc_hrtimer);
 	del_timer_sync(&pc_softirq_timer);
 	irq_work_sync(&pc_hardirq_work);
+	pc_nmi_exit();
 }
-#endif
