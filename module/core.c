@@ -84,6 +84,11 @@ static int __init pc_init(void)
 	ret = pc_path_init();
 	if (ret)
 		return ret;
+	ret = pc_heap_init();
+	if (ret) {
+		pc_path_exit();
+		return ret;
+	}
 	/*
 	 * The directory first (debugfs=off fails here, before anything is
 	 * armed), then the points of points=, then the files: nobody writes
@@ -94,6 +99,7 @@ static int __init pc_init(void)
 		ret = PTR_ERR(pc_dir);
 		pr_err("cannot create debugfs directory %s: error %d\n",
 		       PC_DIR_NAME, ret);
+		pc_heap_exit();
 		pc_path_exit();
 		return ret;
 	}
@@ -117,6 +123,7 @@ fail:
 	pc_crashpoints_exit();
 	pc_path_drain();
 	pc_interrupts_exit();
+	pc_heap_exit();
 	pc_path_exit();
 	return ret;
 }
@@ -128,6 +135,7 @@ static void __exit pc_exit(void)
 	pc_crashpoints_exit();
 	pc_interrupts_exit();
 	/* No crash is in progress: each would hold a module reference. */
+	pc_heap_exit();
 	pc_path_exit();
 	pr_info("unloaded\n");
 }

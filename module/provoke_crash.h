@@ -64,6 +64,10 @@ const char *pc_context_name(int context);
 /* crashes/interrupts.c: stop what a trigger may have left queued. */
 void pc_interrupts_exit(void);
 
+/* crashes/heap.c: the cache double_free frees into, made at load. */
+int pc_heap_init(void);
+void pc_heap_exit(void);
+
 /*
  * control.c: pc_crashpoints_init() arms points= at load;
  * pc_crashpoints_files() adds the control file; pc_crashpoints_exit()

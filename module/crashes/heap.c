@@ -37,15 +37,14 @@
 #define PC_KFENCE_TRIES	3000
 
 /*
- * The object a heap type misuses.  With KFENCE sampling on
- * (kfence.sample_interval=MS) KFENCE serves one allocation per interval
- * from its guarded pool; a caller that may sleep waits for that one, so
- * that the misuse is KFENCE's to report whatever slub_debug says.
- * Otherwise, and in atomic context, it is a plain GFP_ATOMIC kmalloc; so
- * it is on kernels without CONFIG_PREEMPT_COUNT, where preemptible() can
- * not tell that the caller may sleep.
+ * With KFENCE sampling on (kfence.sample_interval=MS) KFENCE serves one
+ * allocation per interval from its guarded pool: a caller that may sleep
+ * waits for that one, so that the misuse is KFENCE's to report whatever
+ * slub_debug says.  NULL otherwise: in atomic context, with sampling off,
+ * or on kernels without CONFIG_PREEMPT_COUNT, where preemptible() cannot
+ * tell that the caller may sleep.
  */
-static void *pc_heap_alloc(size_t size)
+static void *pc_kfence_alloc(size_t size)
 {
 #ifdef CONFIG_KFENCE
 	unsigned long interval = READ_ONCE(kfence_sample_interval);
@@ -64,7 +63,13 @@ static void *pc_heap_alloc(size_t size)
 			PC_KFENCE_TRIES);
 	}
 #endif
-	return kmalloc(size, GFP_ATOMIC);
+	return NULL;
+}
+
+/* The object a heap type misuses: KFENCE's if it can be had, else a slab one. */
+static void *pc_heap_alloc(size_t size)
+{
+	return pc_kfence_alloc(size) ?: kmalloc(size, GFP_ATOMIC);
 }
 
 int pc_crash_overwrite_allocation(void)
@@ -203,22 +208,108 @@ int pc_crash_read_buddy_after_free(void)
 	return 0;
 }
 
-int pc_crash_double_free(void)
-{
-	void *obj = pc_heap_alloc(PC_HEAP_SIZE);
+/*
+ * double_free frees an object of its own cache, never one of kmalloc-1k.
+ * On 6.1 the free path sets a lone object's free pointer to NULL before
+ * slub_debug looks at it: freeing the head of a slab's free list a second
+ * time cuts the list there, and a later allocation from that slab then
+ * dereferences NULL. So the object freed twice comes from a slab made
+ * full first: it is the only free object there, its free pointer is NULL
+ * already, and the second free changes nothing but the report. Other
+ * users of a shared cache would refill that slab behind our back.
+ *
+ * The cache is made at load (the type may run in atomic context) and
+ * destroyed at unload; pc_double_free_lock serializes runs, and guards
+ * pc_double_free_held, the objects one run holds to fill the slab.
+ */
+#define PC_DOUBLE_FREE_MAX	64
+static struct kmem_cache *pc_double_free_cache;
+static void *pc_double_free_held[PC_DOUBLE_FREE_MAX];
+static DEFINE_SPINLOCK(pc_double_free_lock);
 
-	if (!obj)
-		return -ENOMEM;
-	kfree(obj);
-	OPTIMIZER_HIDE_VAR(obj);
-	/* SLUB's consistency checks find it on the free list already. */
-	kfree(obj);
-	return 0;
+/* A constructor keeps a cache apart: SLUB never merges one that has it. */
+static void pc_unmerged_ctor(void *obj)
+{
 }
 
-/* A constructor keeps the two caches apart: SLUB never merges those. */
-static void pc_wrong_ctor(void *obj)
+int pc_heap_init(void)
 {
+	pc_double_free_cache = kmem_cache_create("pc_double_free",
+						 PC_HEAP_SIZE, 0, 0,
+						 pc_unmerged_ctor);
+	return pc_double_free_cache ? 0 : -ENOMEM;
+}
+
+void pc_heap_exit(void)
+{
+	kmem_cache_destroy(pc_double_free_cache);
+}
+
+/*
+ * Allocate until an object comes from a second slab, which leaves the
+ * first one full; KFENCE's objects are held but do not count. Returns
+ * how many objects are held, and in *victim the index of the first slab
+ * object (-1 if none).
+ */
+static int pc_fill_first_slab(int *victim)
+{
+	struct page *first = NULL;
+	int held;
+
+	*victim = -1;
+	for (held = 0; held < PC_DOUBLE_FREE_MAX; held++) {
+		void *obj = kmem_cache_alloc(pc_double_free_cache, GFP_ATOMIC);
+
+		if (!obj)
+			break;
+		pc_double_free_held[held] = obj;
+		if (is_kfence_address(obj))
+			continue;
+		if (!first) {
+			first = virt_to_head_page(obj);
+			*victim = held;
+		} else if (virt_to_head_page(obj) != first) {
+			return held + 1;
+		}
+	}
+	return held;
+}
+
+/* Inlined: KASAN names the function that frees, and the type's text names us. */
+static __always_inline int pc_slab_double_free(void)
+{
+	unsigned long flags;
+	int held, victim, i;
+	void *obj;
+
+	spin_lock_irqsave(&pc_double_free_lock, flags);
+	held = pc_fill_first_slab(&victim);
+	if (victim >= 0) {
+		obj = pc_double_free_held[victim];
+		kmem_cache_free(pc_double_free_cache, obj);
+		OPTIMIZER_HIDE_VAR(obj);
+		/* SLUB's consistency checks find it on the free list already. */
+		kmem_cache_free(pc_double_free_cache, obj);
+	}
+	for (i = 0; i < held; i++)
+		if (i != victim)
+			kmem_cache_free(pc_double_free_cache,
+					pc_double_free_held[i]);
+	spin_unlock_irqrestore(&pc_double_free_lock, flags);
+	return victim >= 0 ? 0 : -ENOMEM;
+}
+
+int pc_crash_double_free(void)
+{
+	void *obj = pc_kfence_alloc(PC_HEAP_SIZE);
+
+	if (!obj)
+		return pc_slab_double_free();
+	kfree(obj);
+	OPTIMIZER_HIDE_VAR(obj);
+	/* KFENCE finds its object free already. */
+	kfree(obj);
+	return 0;
 }
 
 int pc_crash_slab_free_wrong_cache(void)
@@ -227,9 +318,9 @@ int pc_crash_slab_free_wrong_cache(void)
 	void *obj;
 
 	a = kmem_cache_create("pc-wrong-a", 64, 0, SLAB_CONSISTENCY_CHECKS,
-			      pc_wrong_ctor);
+			      pc_unmerged_ctor);
 	b = kmem_cache_create("pc-wrong-b", 64, 0, SLAB_CONSISTENCY_CHECKS,
-			      pc_wrong_ctor);
+			      pc_unmerged_ctor);
 	if (!a || !b) {
 		kmem_cache_destroy(a);
 		kmem_cache_destroy(b);
