@@ -14,10 +14,12 @@ kdump_slice_types="panic null_dereference oops_interrupt_context exhaust_stack
 	hardlockup corrupt_stack"
 # On arm64, where each guest boots two kernels under emulation: panic(),
 # an oops in a hard interrupt, a stack overflow (a panic from the
-# overflow handler), an oops at a crash point.  No hardlockup: Debian's
+# overflow handler), an oops at a crash point, a panic while CPU 0 spins
+# with interrupts off (arm64 6.1 cannot stop it).  No hardlockup: Debian's
 # arm64 6.1 has no HARDLOCKUP_DETECTOR, and a type whose option the
 # kernel lacks gets no kdump case (gen-cases.sh).
-kdump_arm64_cases="panic oops_interrupt_context exhaust_stack point_null_dereference"
+kdump_arm64_cases="panic oops_interrupt_context exhaust_stack point_null_dereference
+	cpu1_while_cpu0_irqs_off_arm64"
 # And on the first x86-64 kernel: one of each way into the capture kernel
 # the issue calls hard (NMI, softirq, a double fault, a guard page, a
 # detector's panic) and the common oops kinds.

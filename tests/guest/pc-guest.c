@@ -19,6 +19,11 @@
  *                              N writes of TEXT, each expected to fail;
  *                              prints "refuse: N writes, R refused with
  *                              ENAME, A accepted"
+ *   pc-guest onlog PATTERN FILE TEXT
+ *                              wait for a kernel log record that holds
+ *                              PATTERN, then as write: started before a
+ *                              CPU spins with interrupts off, it then
+ *                              needs no fork, exec or IPI to act
  *   pc-guest clock             "clock=NS up=SECONDS": nanoseconds on the
  *                              CPU's own counter (the TSC, or arm64's
  *                              virtual counter), which a kexec'd capture
@@ -97,6 +102,35 @@ static int do_write(const char *file, const char *text)
 	}
 	printf("write: ok (%zd of %zu bytes)\n", n, len);
 	return 0;
+}
+
+static int do_onlog(const char *pattern, const char *file, const char *text)
+{
+	/* The record is printed just before what it announces starts. */
+	struct timespec settle = { 0, 200 * 1000 * 1000 };
+	char rec[8192];
+	int fd = open("/dev/kmsg", O_RDONLY);
+	ssize_t n;
+
+	if (fd < 0) {
+		printf("onlog: open /dev/kmsg: error %s\n", strerrorname_np(errno));
+		return 1;
+	}
+	for (;;) {
+		n = read(fd, rec, sizeof(rec) - 1);
+		if (n < 0 && errno == EPIPE)
+			continue;	/* records overwritten: read on */
+		if (n < 0) {
+			printf("onlog: read /dev/kmsg: error %s\n", strerrorname_np(errno));
+			return 1;
+		}
+		rec[n] = '\0';
+		if (strstr(rec, pattern))
+			break;
+	}
+	close(fd);
+	nanosleep(&settle, NULL);
+	return do_write(file, text);
 }
 
 static long syscall_nr(const char *name)
@@ -327,11 +361,14 @@ int main(int argc, char **argv)
 		return do_read(argv[2]);
 	if (argc == 5 && !strcmp(argv[1], "refuse"))
 		return do_refuse(argv[2], atol(argv[3]), argv[4]);
+	if (argc == 5 && !strcmp(argv[1], "onlog"))
+		return do_onlog(argv[2], argv[3], argv[4]);
 	if (argc == 2 && !strcmp(argv[1], "clock"))
 		return do_clock();
 	fprintf(stderr, "usage: pc-guest write FILE TEXT | hit SYSCALL N |\n"
 		"       pc-guest cycle FILE N ARM DISARM | time SYSCALL N |\n"
 		"       pc-guest timewrite FILE TEXT | timelines FILE TEXT |\n"
-		"       pc-guest refuse FILE N TEXT | read FILE | clock\n");
+		"       pc-guest refuse FILE N TEXT | read FILE | clock |\n"
+		"       pc-guest onlog PATTERN FILE TEXT\n");
 	return 2;
 }
