@@ -2,7 +2,7 @@
 # The VM runner's own cases, sourced by tests/run: tools/provoke-crash-vm is
 # run on the host as a user runs it, and its exit status and output are
 # checked.  Uses tests/run's $results, $kernels, $filter, $PC_OUT and
-# pc-vm-lib.sh.  Eight of them boot guests (a repeat run of the runner
+# pc-vm-lib.sh.  Nine of them boot guests (a repeat run of the runner
 # takes about 15 s, the debug kernel's about 90 s); the option checks and
 # the completion boot nothing.
 # shellcheck shell=bash disable=SC2154
@@ -122,7 +122,7 @@ BAD
 # ramoops record read back after the reset, and the times.  Then the
 # runner's other verdicts, each in one guest.
 vm_case() {
-	local series="" other="" s repro dbg
+	local series="" other="" s repro dbg cached
 	for s in $kernels; do
 		[ "$(pc_series_arch "$s")" = amd64 ] || continue
 		[ "$s" = debug ] && continue
@@ -150,11 +150,15 @@ the kernel crashed as asked: null_dereference, hit by pc-guest\[' --kernel "$ser
 provoke-crash-vm: the kernel survived your command' \
 		--kernel "${other:-$series}" --arm 'vfs_read bugon' --run 'cat /proc/version'
 	# Two points in one write, one of them refused: neither is armed, the
-	# command never runs, and the module's own line says why.
-	vm_check arm_refused 4 'no such symbol
+	# command never runs, and the module's own line says why.  The second
+	# run on a series reuses the first one's module build.
+	cached='^# module: cached$'
+	echo vm/readme_first_command | grep -Eq -- "$filter" || cached='^# module: (cached|built)$'
+	vm_check arm_refused 4 "no such symbol
 ^  provoke_crash: crashpoints: pc_no_such_symbol: 
-the module refused to arm the points; nothing ran:$
-!^SHOULD-NOT-RUN' \
+the module refused to arm the points; nothing ran:\$
+$cached
+!^SHOULD-NOT-RUN" \
 		--kernel "$series" --arm '@sys@getppid null_dereference' \
 		--arm 'pc_no_such_symbol bugon' --run 'echo SHOULD-NOT-RUN'
 	# A reproducer built here, copied in with --file; the command, with
@@ -178,6 +182,14 @@ the kernel crashed as asked: null_dereference, hit by vm-repro\[' \
 	vm_check needs_boot_params 5 '^\+ boot: slub_debug=FZPU$
 read_after_free: the freed object reads as poison
 reported as asked, the kernel went on: read_after_free' --kernel "$series" --trigger read_after_free
+	# A report point that was hit is the run's success (status 5); cpu=1
+	# boots a second vCPU without --smp.
+	vm_check report_point 5 '^# cpu= asks for 2 vCPUs$
+2 vCPUs
+report: hit by pc-guest\[[0-9]+\] on CPU 1
+reported as asked, the kernel went on: report' \
+		--kernel "$series" --arm '@sys@getppid report cpu=1' \
+		--run 'taskset -c 1 pc-guest hit getppid 1'
 	# --shell driven through a pty: type a command that hits the point.
 	VM_RUN="python3 $PC_ROOT/tests/vm-shell-drive.py 240 --" \
 		vm_check shell_pty 0 'pc-vm# .*pc-guest hit sync 1

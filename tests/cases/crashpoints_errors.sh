@@ -28,6 +28,11 @@
 # expect-out: nmi_offset: @sys@getppid\+[0-9]+ context=nmi
 # expect-out: nmi_context: write: error EINVAL
 # expect: provoke_crash: crashpoints: @sys@getppid\+0x[0-9a-f]+: write_after_free cannot run in nmi context
+# expect-out: deferred_offset: write: error EINVAL
+# expect: provoke_crash: crashpoints: @sys@getppid\+0x[0-9a-f]+: oops_interrupt_context needs a path in irqs context to complete, which only a function-entry point can check at each hit
+# expect-out: deferred_return: write: error EINVAL
+# expect: provoke_crash: crashpoints: @sys@getppid%return: oops_softirq_context needs a path in preempt context to complete
+# expect-out: empty_trigger: write: ok \(0 of 0 bytes\)
 # expect-out: too_big: write: error E2BIG
 # expect: provoke_crash: crashpoints: a write may hold at most 4096 bytes, not 5000
 # expect-out: all_or_none: write: error ENOENT
@@ -67,10 +72,16 @@ for off in @insn_offs@; do
 			echo "nmi_offset: @sys@getppid+$off context=nmi"
 		pc-guest write $C "!@sys@getppid+$off" >/dev/null
 		try nmi_context "@sys@getppid+$off write_after_free"
+		# A type that completes later needs a path that can wait for
+		# it, which only an entry point sees at each hit.
+		try deferred_offset "@sys@getppid+$off oops_interrupt_context"
 		break
 	fi
 done
 
+try deferred_return "@sys@getppid%return oops_softirq_context"
+# An empty write to a trigger file fires nothing.
+echo "empty_trigger: $(pc-guest write $D/panic '')"
 try too_big "$(head -c 5000 /dev/zero | tr '\0' x)"
 try all_or_none "@sys@getsid bugon\npc_no_such_symbol bugon"
 echo "all_or_none_list: $(grep -c . $C) $(cut -d' ' -f1,2 $C)"
