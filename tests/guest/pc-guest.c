@@ -19,6 +19,10 @@
  *                              N writes of TEXT, each expected to fail;
  *                              prints "refuse: N writes, R refused with
  *                              ENAME, A accepted"
+ *   pc-guest nocapwrite FILE TEXT
+ *                              as write, with CAP_SYS_ADMIN dropped first
+ *                              (root still owns the files: only the
+ *                              module's own capable() check stops it)
  *   pc-guest onlog PATTERN FILE TEXT
  *                              wait for a kernel log record that holds
  *                              PATTERN, then as write: started before a
@@ -36,6 +40,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/capability.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -102,6 +107,24 @@ static int do_write(const char *file, const char *text)
 	}
 	printf("write: ok (%zd of %zu bytes)\n", n, len);
 	return 0;
+}
+
+static int do_nocapwrite(const char *file, const char *text)
+{
+	struct __user_cap_header_struct hdr = { _LINUX_CAPABILITY_VERSION_3, 0 };
+	struct __user_cap_data_struct data[2];
+
+	if (syscall(SYS_capget, &hdr, data)) {
+		printf("nocapwrite: capget: error %s\n", strerrorname_np(errno));
+		return 1;
+	}
+	data[0].effective &= ~(1u << CAP_SYS_ADMIN);
+	data[0].permitted &= ~(1u << CAP_SYS_ADMIN);
+	if (syscall(SYS_capset, &hdr, data)) {
+		printf("nocapwrite: capset: error %s\n", strerrorname_np(errno));
+		return 1;
+	}
+	return do_write(file, text);
 }
 
 static int do_onlog(const char *pattern, const char *file, const char *text)
@@ -361,6 +384,8 @@ int main(int argc, char **argv)
 		return do_read(argv[2]);
 	if (argc == 5 && !strcmp(argv[1], "refuse"))
 		return do_refuse(argv[2], atol(argv[3]), argv[4]);
+	if (argc == 4 && !strcmp(argv[1], "nocapwrite"))
+		return do_nocapwrite(argv[2], argv[3]);
 	if (argc == 5 && !strcmp(argv[1], "onlog"))
 		return do_onlog(argv[2], argv[3], argv[4]);
 	if (argc == 2 && !strcmp(argv[1], "clock"))
@@ -369,6 +394,6 @@ int main(int argc, char **argv)
 		"       pc-guest cycle FILE N ARM DISARM | time SYSCALL N |\n"
 		"       pc-guest timewrite FILE TEXT | timelines FILE TEXT |\n"
 		"       pc-guest refuse FILE N TEXT | read FILE | clock |\n"
-		"       pc-guest onlog PATTERN FILE TEXT\n");
+		"       pc-guest nocapwrite FILE TEXT | onlog PATTERN FILE TEXT\n");
 	return 2;
 }
