@@ -2,7 +2,7 @@
 # The VM runner's own cases, sourced by tests/run: tools/provoke-crash-vm is
 # run on the host as a user runs it, and its exit status and output are
 # checked.  Uses tests/run's $results, $kernels, $filter, $PC_OUT and
-# pc-vm-lib.sh.  Nine of them boot guests (a repeat run of the runner
+# pc-vm-lib.sh.  Ten of them boot guests (a repeat run of the runner
 # takes about 15 s, the debug kernel's about 90 s); the option checks and
 # the completion boot nothing.
 # shellcheck shell=bash disable=SC2154
@@ -190,6 +190,11 @@ report: hit by pc-guest\[[0-9]+\] on CPU 1
 reported as asked, the kernel went on: report' \
 		--kernel "$series" --arm '@sys@getppid report cpu=1' \
 		--run 'taskset -c 1 pc-guest hit getppid 1'
+	# A type that needs a second CPU gets one without --smp.
+	vm_check smp_from_needs 0 '^# panic_stop_irqoff needs a second CPU: 2 vCPUs$
+2 vCPUs
+the kernel crashed as asked: panic_stop_irqoff' \
+		--kernel "$series" --trigger panic_stop_irqoff
 	# --shell driven through a pty: type a command that hits the point.
 	VM_RUN="python3 $PC_ROOT/tests/vm-shell-drive.py 240 --" \
 		vm_check shell_pty 0 'pc-vm# .*pc-guest hit sync 1
