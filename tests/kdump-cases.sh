@@ -9,7 +9,8 @@
 # way a crash reaches kdump (panic(), an oops with oops=panic, BUG(), an
 # oops in a hard interrupt).
 kdump_point_types="panic null_dereference bugon oops_interrupt_context"
-# The types of the lane on a kernel that runs its slice (see in_scope).
+# The types of the lane on a kernel that runs its slice (see in_scope; the
+# first x86-64 kernel runs every fatal type).
 kdump_slice_types="panic null_dereference oops_interrupt_context exhaust_stack
 	hardlockup corrupt_stack"
 # On arm64, where each guest boots two kernels under emulation: panic(),
@@ -20,13 +21,6 @@ kdump_slice_types="panic null_dereference oops_interrupt_context exhaust_stack
 # kernel lacks gets no kdump case (gen-cases.sh).
 kdump_arm64_cases="panic oops_interrupt_context exhaust_stack point_null_dereference
 	cpu1_while_cpu0_irqs_off_arm64"
-# And on the first x86-64 kernel: one of each way into the capture kernel
-# the issue calls hard (NMI, softirq, a double fault, a guard page, a
-# detector's panic) and the common oops kinds.
-kdump_first_types="bugon oops_nmi_context oops_softirq_context double_fault
-	stack_guard_page_leading hung_task spinlockup general_protection
-	write_ro stack_end_corruption"
-
 # gen_kdump_cases DIR REL NAME FATE SMP BOOT EXPECT: kdump_NAME.sh (direct)
 # and, for the point spread, kdump_point_NAME.sh.  oops=panic: an oops
 # must end in the capture kernel, as on a production kdump machine.
