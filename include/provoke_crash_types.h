@@ -150,7 +150,7 @@ PC_CRASH_TYPE(read_buddy_after_free, "READ_BUDDY_AFTER_FREE",
 	      "read a freed page: init_on_free must have wiped it",
 	      "read_buddy_after_free: the freed page reads as zero|KASAN: use-after-free in")
 PC_CRASH_TYPE(double_free, "SLAB_FREE_DOUBLE", heap, PC_CTX_ATOMIC, PC_FATE_REPORT,
-	      "CONFIG_SLUB_DEBUG slub_debug=FZPU",
+	      "CONFIG_SLUB_DEBUG",
 	      "free the same slab object twice (one of its own cache, pc_double_free)",
 	      "BUG pc_double_free |BUG: KASAN: double-free in pc_crash_double_free",
 	      "Object already free|0 allocated objects but 1 are to be freed|KASAN: double-free")

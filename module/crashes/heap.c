@@ -12,14 +12,16 @@
 #include <linux/gfp.h>
 #include <linux/kfence.h>
 #include <linux/mm.h>
+#include <linux/percpu.h>
 #include <linux/preempt.h>
 #include <linux/slab.h>
+#include <linux/sched/clock.h>
 #include <linux/string.h>
 #include <linux/vmalloc.h>
 
 #include "../provoke_crash.h"
 
-/* A size that lands in kmalloc-1k, the cache the expected text names. */
+/* A size that lands in kmalloc-1k, the cache the heap types' texts name. */
 #define PC_HEAP_SIZE	1024
 
 /*
@@ -210,22 +212,28 @@ int pc_crash_read_buddy_after_free(void)
 
 /*
  * double_free frees an object of its own cache, never one of kmalloc-1k.
- * On 6.1 the free path sets a lone object's free pointer to NULL before
- * slub_debug looks at it: freeing the head of a slab's free list a second
- * time cuts the list there, and a later allocation from that slab then
- * dereferences NULL. So the object freed twice comes from a slab made
- * full first: it is the only free object there, its free pointer is NULL
- * already, and the second free changes nothing but the report. Other
- * users of a shared cache would refill that slab behind our back.
+ * Before 6.8, slab_free_freelist_hook() writes NULL into the free pointer
+ * of an object freed on its own before slub_debug checks the free: a
+ * second free of an object that has a free successor cuts the slab's free
+ * list there, and a later allocation from that slab dereferences NULL. So
+ * the object freed twice comes from a slab made full first: it is then
+ * the only free object there, its free pointer is NULL already, and the
+ * second free changes nothing but the report. Other users of a shared
+ * cache would refill that slab behind our back.
  *
  * The cache is made at load (the type may run in atomic context) and
- * destroyed at unload; pc_double_free_lock serializes runs, and guards
- * pc_double_free_held, the objects one run holds to fill the slab.
+ * destroyed at unload. pc_double_free_lock serializes runs, and guards
+ * pc_double_free_held, the objects one run holds to fill the slab. A
+ * run takes it with interrupts off; pc_double_free_busy stops a point in
+ * our own allocations from running it again on the same CPU.
  */
 #define PC_DOUBLE_FREE_MAX	64
+/* How long a run waits for another, then gives up. */
+#define PC_DOUBLE_FREE_WAIT_NS	(2 * NSEC_PER_SEC)
 static struct kmem_cache *pc_double_free_cache;
 static void *pc_double_free_held[PC_DOUBLE_FREE_MAX];
 static DEFINE_SPINLOCK(pc_double_free_lock);
+static DEFINE_PER_CPU(bool, pc_double_free_busy);
 
 /* A constructor keeps a cache apart: SLUB never merges one that has it. */
 static void pc_unmerged_ctor(void *obj)
@@ -234,9 +242,12 @@ static void pc_unmerged_ctor(void *obj)
 
 int pc_heap_init(void)
 {
+	/* Checked whatever slub_debug= says; debug flags are never merged. */
 	pc_double_free_cache = kmem_cache_create("pc_double_free",
-						 PC_HEAP_SIZE, 0, 0,
-						 pc_unmerged_ctor);
+						 PC_HEAP_SIZE, 0,
+						 SLAB_CONSISTENCY_CHECKS |
+						 SLAB_RED_ZONE | SLAB_STORE_USER,
+						 NULL);
 	return pc_double_free_cache ? 0 : -ENOMEM;
 }
 
@@ -247,9 +258,12 @@ void pc_heap_exit(void)
 
 /*
  * Allocate until an object comes from a second slab, which leaves the
- * first one full; KFENCE's objects are held but do not count. Returns
- * how many objects are held, and in *victim the index of the first slab
- * object (-1 if none).
+ * first one full: a debug cache hands out one object at a time from the
+ * head of the node's partial list. (On NUMA, a first slab taken from
+ * another node's list may be left early, now and then: not guarded.)
+ * KFENCE's objects are held but do not count. Returns how many objects
+ * are held, and in *victim the index of the first slab object, or -1
+ * unless a second slab was reached.
  */
 static int pc_fill_first_slab(int *victim)
 {
@@ -258,7 +272,8 @@ static int pc_fill_first_slab(int *victim)
 
 	*victim = -1;
 	for (held = 0; held < PC_DOUBLE_FREE_MAX; held++) {
-		void *obj = kmem_cache_alloc(pc_double_free_cache, GFP_ATOMIC);
+		void *obj = kmem_cache_alloc(pc_double_free_cache,
+					     GFP_ATOMIC | __GFP_NOWARN);
 
 		if (!obj)
 			break;
@@ -272,6 +287,7 @@ static int pc_fill_first_slab(int *victim)
 			return held + 1;
 		}
 	}
+	*victim = -1;
 	return held;
 }
 
@@ -280,9 +296,26 @@ static __always_inline int pc_slab_double_free(void)
 {
 	unsigned long flags;
 	int held, victim, i;
+	u64 deadline;
 	void *obj;
 
-	spin_lock_irqsave(&pc_double_free_lock, flags);
+	local_irq_save(flags);
+	if (__this_cpu_read(pc_double_free_busy)) {
+		local_irq_restore(flags);
+		pr_warn("double_free: hit again inside its own run on this CPU: not run\n");
+		return -EDEADLK;
+	}
+	__this_cpu_write(pc_double_free_busy, true);
+	deadline = local_clock() + PC_DOUBLE_FREE_WAIT_NS;
+	while (!spin_trylock(&pc_double_free_lock)) {
+		if (local_clock() > deadline) {
+			__this_cpu_write(pc_double_free_busy, false);
+			local_irq_restore(flags);
+			pr_warn("double_free: another run held its cache for 2 s: not run\n");
+			return -EBUSY;
+		}
+		cpu_relax();
+	}
 	held = pc_fill_first_slab(&victim);
 	if (victim >= 0) {
 		obj = pc_double_free_held[victim];
@@ -295,14 +328,22 @@ static __always_inline int pc_slab_double_free(void)
 		if (i != victim)
 			kmem_cache_free(pc_double_free_cache,
 					pc_double_free_held[i]);
-	spin_unlock_irqrestore(&pc_double_free_lock, flags);
-	return victim >= 0 ? 0 : -ENOMEM;
+	spin_unlock(&pc_double_free_lock);
+	__this_cpu_write(pc_double_free_busy, false);
+	local_irq_restore(flags);
+	if (victim < 0) {
+		pr_warn("double_free: no slab of its cache was seen full (%d objects held): not run\n",
+			held);
+		return -EAGAIN;
+	}
+	return 0;
 }
 
 int pc_crash_double_free(void)
 {
 	void *obj = pc_kfence_alloc(PC_HEAP_SIZE);
 
+	/* A KFENCE object when sampling serves one, else our own slab's. */
 	if (!obj)
 		return pc_slab_double_free();
 	kfree(obj);
