@@ -83,13 +83,15 @@ void pc_expected_config(const char *name, const char *config, bool enabled)
 		       name, config);
 }
 
-bool pc_ubsan_site_left(const char *name, atomic_t *runs)
+int pc_ubsan_site(const char *name, atomic_t *runs, int sites)
 {
-	if (atomic_inc_return(runs) == 1)
-		return true;
-	pr_err("%s: UBSAN has reported its one store once this boot: no report is left\n",
-	       name);
-	return false;
+	int run = atomic_inc_return(runs) - 1;
+
+	if (run < sites)
+		return run;
+	pr_err("%s: UBSAN has reported each of its %d places once this boot: no report is left\n",
+	       name, sites);
+	return -1;
 }
 
 const char *pc_context_name(int context)

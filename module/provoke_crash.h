@@ -50,10 +50,11 @@ bool pc_has_word(const char *words, const char *word);
 void pc_expected_config(const char *name, const char *config, bool enabled);
 
 /*
- * UBSAN reports each place in the source once per boot: false (and why,
- * logged) once @runs says the type's one place was used already.
+ * UBSAN reports each place in the source once per boot: which of the
+ * type's @sites places this run uses (0, 1, ...), or -1 (and why, logged)
+ * once @runs says all were used already.
  */
-bool pc_ubsan_site_left(const char *name, atomic_t *runs);
+int pc_ubsan_site(const char *name, atomic_t *runs, int sites);
 
 /* lkdtm.c: the DIRECT file, which takes LKDTM's test names. */
 void pc_lkdtm_files(struct dentry *dir);

@@ -90,8 +90,11 @@ static bool pc_counted_by_missing(const char *name, bool has_counted_by,
 /*
  * Room for one element more than the count says, so the store past the
  * bound stays in the allocation; ptr_bounds' count is another, so that
- * each type's report is its own.
+ * each type's report is its own. Each type has two stores, one per run:
+ * UBSAN reports a place once a boot, and a guest may fire a type directly
+ * and then at a point.
  */
+#define PC_COUNTED_SITES	2
 #define PC_COUNTED_FAM	8
 #define PC_COUNTED_PTR	9
 
@@ -105,12 +108,14 @@ int pc_crash_fam_bounds(void)
 	static atomic_t runs = ATOMIC_INIT(0);
 	struct pc_fam *fam;
 	int index = PC_COUNTED_FAM;
+	int site;
 
 	if (pc_counted_by_missing("fam_bounds",
 				  IS_ENABLED(CONFIG_CC_HAS_COUNTED_BY),
 				  "CONFIG_CC_HAS_COUNTED_BY", "flexible array"))
 		return -EOPNOTSUPP;
-	if (!pc_ubsan_site_left("fam_bounds", &runs))
+	site = pc_ubsan_site("fam_bounds", &runs, PC_COUNTED_SITES);
+	if (site < 0)
 		return -EAGAIN;
 	fam = kzalloc(struct_size(fam, data, PC_COUNTED_FAM + 1), GFP_ATOMIC);
 	if (!fam) {
@@ -119,7 +124,10 @@ int pc_crash_fam_bounds(void)
 	}
 	fam->count = PC_COUNTED_FAM;
 	OPTIMIZER_HIDE_VAR(index);
-	fam->data[index] = 0x78;
+	if (site == 0)
+		fam->data[index] = 0x78;
+	else
+		fam->data[index] = 0x79;
 	pr_info("fam_bounds: index %d stored past the count, as UBSAN reports\n",
 		index);
 	kfree(fam);
@@ -136,12 +144,14 @@ int pc_crash_ptr_bounds(void)
 	static atomic_t runs = ATOMIC_INIT(0);
 	struct pc_ptr p = { };
 	int index = PC_COUNTED_PTR;
+	int site;
 
 	if (pc_counted_by_missing("ptr_bounds",
 				  IS_ENABLED(CONFIG_CC_HAS_COUNTED_BY_PTR),
 				  "CONFIG_CC_HAS_COUNTED_BY_PTR", "pointer"))
 		return -EOPNOTSUPP;
-	if (!pc_ubsan_site_left("ptr_bounds", &runs))
+	site = pc_ubsan_site("ptr_bounds", &runs, PC_COUNTED_SITES);
+	if (site < 0)
 		return -EAGAIN;
 	p.data = kcalloc(PC_COUNTED_PTR + 1, sizeof(*p.data), GFP_ATOMIC);
 	if (!p.data) {
@@ -150,7 +160,10 @@ int pc_crash_ptr_bounds(void)
 	}
 	p.count = PC_COUNTED_PTR;
 	OPTIMIZER_HIDE_VAR(index);
-	p.data[index] = 0x78;
+	if (site == 0)
+		p.data[index] = 0x78;
+	else
+		p.data[index] = 0x79;
 	pr_info("ptr_bounds: index %d stored past the count, as UBSAN reports\n",
 		index);
 	kfree(p.data);

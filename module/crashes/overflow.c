@@ -24,7 +24,7 @@ int pc_crash_overflow_signed(void)
 				   false);
 		return -EOPNOTSUPP;
 	}
-	if (!pc_ubsan_site_left("overflow_signed", &runs))
+	if (pc_ubsan_site("overflow_signed", &runs, 1) < 0)
 		return -EAGAIN;
 	OPTIMIZER_HIDE_VAR(value);
 	value += 1;
@@ -44,7 +44,7 @@ int pc_crash_overflow_unsigned(void)
 				   "CONFIG_UBSAN_UNSIGNED_WRAP", false);
 		return -EOPNOTSUPP;
 	}
-	if (!pc_ubsan_site_left("overflow_unsigned", &runs))
+	if (pc_ubsan_site("overflow_unsigned", &runs, 1) < 0)
 		return -EAGAIN;
 	OPTIMIZER_HIDE_VAR(value);
 	value += 1;
