@@ -70,11 +70,7 @@ static inline unsigned long pc_arch_swap_return(struct pt_regs *regs,
 /* kprobes chose ftrace for this place: it is an ftrace call site. */
 static inline unsigned long pc_arch_ftrace_site(struct kprobe *kp)
 {
-#ifdef CONFIG_KPROBES_ON_FTRACE
 	return kprobe_ftrace(kp) ? (unsigned long)kp->addr : 0;
-#else
-	return 0;
-#endif
 }
 
 #elif defined(CONFIG_ARM64)

@@ -130,10 +130,14 @@ int pc_probe_context(struct kprobe *kp);
 /*
  * return_path.c.  pc_return_divert(): make the function whose entry
  * @regs is at return into the point's crash; false if it cannot.
- * pc_return_landing: where it returns (x86: assembly that hands over to
- * pc_return_landed()).
+ * pc_return_no_slot(): a landing found no slot (a BUG).
+ *
+ * return_landing_x86.c or return_landing.c, as Kbuild picks: where the
+ * function returns, pc_return_landing (x86-64: assembly that hands over
+ * to pc_return_landed()).
  */
 bool pc_return_divert(struct pc_point *point, struct pt_regs *regs);
+void __noreturn pc_return_no_slot(void);
 void pc_return_landing(void);
 void __noreturn pc_return_landed(unsigned long *ret_slot);
 

@@ -25,13 +25,9 @@ const struct pc_crash_type pc_crash_types[PC_NR_CRASH_TYPES] = {
 #include "provoke_crash_types.h"
 };
 
-#if defined(CONFIG_ARM64)
-#define PC_THIS_ARCH "arm64"
-#elif defined(CONFIG_X86_64)
-#define PC_THIS_ARCH "x86_64"
-#else
-#define PC_THIS_ARCH "this architecture"
-#endif
+/* This architecture, as the table's needs name it. */
+#define PC_ARCH_NAME (IS_ENABLED(CONFIG_ARM64) ? "arm64" :		\
+		      IS_ENABLED(CONFIG_X86_64) ? "x86_64" : "this architecture")
 
 bool pc_has_word(const char *words, const char *word)
 {
@@ -50,7 +46,7 @@ const char *pc_type_other_arch(const struct pc_crash_type *type)
 	int i;
 
 	for (i = 0; i < ARRAY_SIZE(arches); i++)
-		if (strcmp(arches[i], PC_THIS_ARCH) &&
+		if (strcmp(arches[i], PC_ARCH_NAME) &&
 		    pc_has_word(type->needs, arches[i]))
 			return arches[i];
 	return NULL;
@@ -58,7 +54,7 @@ const char *pc_type_other_arch(const struct pc_crash_type *type)
 
 const char *pc_this_arch(void)
 {
-	return PC_THIS_ARCH;
+	return PC_ARCH_NAME;
 }
 
 int pc_type_check_arch(const struct pc_crash_type *type, const char *file,
@@ -69,7 +65,7 @@ int pc_type_check_arch(const struct pc_crash_type *type, const char *file,
 	if (!only)
 		return 0;
 	pr_warn("%s%s: %s runs only on %s, and this kernel is %s\n",
-		file, where, type->name, only, PC_THIS_ARCH);
+		file, where, type->name, only, PC_ARCH_NAME);
 	return -EOPNOTSUPP;
 }
 

@@ -25,10 +25,9 @@
  */
 int pc_probe_context(struct kprobe *kp)
 {
-#ifdef CONFIG_KPROBES_ON_FTRACE
+	/* Set only on a kernel with CONFIG_KPROBES_ON_FTRACE. */
 	if (kprobe_ftrace(kp))
 		return PC_CTX_ATOMIC;
-#endif
 	return PC_CTX_NMI;
 }
 

@@ -21,69 +21,16 @@
  * the function) each find their own.
  */
 #include <linux/kprobes.h>
-#include <linux/linkage.h>
-#include <linux/objtool.h>
-#ifdef CONFIG_X86_64
-#include <asm/unwind_hints.h>
-#endif
 
 #include "arch.h"
 #include "crashpoint.h"
 
-static void __noreturn pc_return_no_slot(void)
+void __noreturn pc_return_no_slot(void)
 {
 	pr_emerg("crashpoints: a %%return landing with no crash noted for %s[%d]: BUG\n",
 		 current->comm, task_pid_nr(current));
 	BUG();	/* BUG on purpose: no return address to go back to */
 }
-
-#ifdef CONFIG_X86_64
-/*
- * The function returned into pc_return_landing, which puts the stack
- * back to how it was at the call (the return address slot on top) and
- * jumps here: to the unwinder this is a call from the caller, at the
- * place the function returned to, once that slot holds it again.
- */
-__visible void __noreturn pc_return_landed(unsigned long *ret_slot)
-{
-	struct pc_path *path = pc_path_find_frame((unsigned long)ret_slot);
-
-	if (!path)
-		pc_return_no_slot();
-	*ret_slot = path->ret_addr;
-	pc_path_try(path);
-	BUG();	/* BUG on purpose: the caller cannot resume */
-}
-
-/* Entered by the diverted function's ret, never called. */
-asm(".pushsection .text, \"ax\"\n"
-	".globl pc_return_landing\n"
-	".type pc_return_landing, @function\n"
-	"pc_return_landing:\n"
-	ANNOTATE_NOENDBR "\n"
-	"	subq $8, %rsp\n"
-	UNWIND_HINT_FUNC "\n"
-	"	movq %rsp, %rdi\n"
-	"	jmp pc_return_landed\n"
-	".size pc_return_landing, .-pc_return_landing\n"
-	".popsection\n");
-#else
-/*
- * Where the diverted function returns: in its task, as if the caller had
- * called the crash at the place the function returned to.  The caller
- * cannot go on: its return value never came.
- */
-noinline void pc_return_landing(void)
-{
-	struct pc_path *path = pc_path_find_frame(current_stack_pointer);
-
-	if (!path)
-		pc_return_no_slot();
-	pc_arch_landing_caller(path->ret_addr);
-	pc_path_try(path);
-	BUG();	/* BUG on purpose: the caller cannot resume */
-}
-#endif
 
 /*
  * From the entry probe's handler, on a hit that fires: false when no slot

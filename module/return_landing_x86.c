@@ -1,0 +1,44 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * x86-64's %return landing (return_path.c diverts the return here): a
+ * few instructions of assembly that put the stack back as it was at the
+ * call, so that the unwinder sees a call from the caller at the place
+ * the function returned to, then C.  Kbuild builds this file on x86-64,
+ * return_landing.c elsewhere.
+ */
+#include <linux/kprobes.h>
+#include <linux/linkage.h>
+#include <linux/objtool.h>
+#include <asm/unwind_hints.h>
+
+#include "crashpoint.h"
+
+/*
+ * The function returned into pc_return_landing, which puts the stack
+ * back to how it was at the call (the return address slot on top) and
+ * jumps here: to the unwinder this is a call from the caller, at the
+ * place the function returned to, once that slot holds it again.
+ */
+__visible void __noreturn pc_return_landed(unsigned long *ret_slot)
+{
+	struct pc_path *path = pc_path_find_frame((unsigned long)ret_slot);
+
+	if (!path)
+		pc_return_no_slot();
+	*ret_slot = path->ret_addr;
+	pc_path_try(path);
+	BUG();	/* BUG on purpose: the caller cannot resume */
+}
+
+/* Entered by the diverted function's ret, never called. */
+asm(".pushsection .text, \"ax\"\n"
+	".globl pc_return_landing\n"
+	".type pc_return_landing, @function\n"
+	"pc_return_landing:\n"
+	ANNOTATE_NOENDBR "\n"
+	"	subq $8, %rsp\n"
+	UNWIND_HINT_FUNC "\n"
+	"	movq %rsp, %rdi\n"
+	"	jmp pc_return_landed\n"
+	".size pc_return_landing, .-pc_return_landing\n"
+	".popsection\n");
