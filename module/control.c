@@ -114,13 +114,14 @@ static int pc_apply(const char *buf, size_t len, struct pc_line *line)
 	size_t start;
 	int n, ret = 0;
 
-	for (start = 0, n = 1; !ret && (start < len || n == 1); n++)
+	/* Each newline ends a line: "A\n" (after the trim) is "A", then "". */
+	for (start = 0, n = 1; !ret && start <= len; n++)
 		ret = pc_parse_next(buf, len, &start, n, line);
 	if (ret)
 		return ret;
 
 	mutex_lock(&pc_points_lock);
-	for (start = 0, n = 1; !ret && (start < len || n == 1); n++) {
+	for (start = 0, n = 1; !ret && start <= len; n++) {
 		ret = pc_parse_next(buf, len, &start, n, line);
 		if (!ret)
 			ret = pc_stage(line);

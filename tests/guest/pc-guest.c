@@ -19,6 +19,9 @@
  *                              N writes of TEXT, each expected to fail;
  *                              prints "refuse: N writes, R refused with
  *                              ENAME, A accepted"
+ *   pc-guest tryoffsets FILE SYMBOL SIZE TYPE
+ *                              each offset below SIZE armed and disarmed
+ *                              in one write; prints those that armed
  *   pc-guest nocapwrite FILE TEXT
  *                              as write, with CAP_SYS_ADMIN dropped first
  *                              (root still owns the files: only the
@@ -228,6 +231,30 @@ static int do_timewrite(const char *file, const char *text)
 	return n < 0;
 }
 
+/*
+ * Each offset of @sym below @size, one write each: "SYM+OFF TYPE" and an
+ * empty line (arm, then disarm all, in one transaction: it succeeds
+ * exactly when the point would arm).  Prints the offsets that armed, as
+ * the offsets file lists them.
+ */
+static int do_tryoffsets(const char *file, const char *sym, long size,
+			 const char *type)
+{
+	int fd = open(file, O_WRONLY);
+	char line[256];
+	long off;
+	int n;
+
+	if (fd < 0 || size <= 0)
+		return 1;
+	for (off = 0; off < size; off++) {
+		n = snprintf(line, sizeof(line), "%s+%ld %s\n\n", sym, off, type);
+		if (n > 0 && n < (int)sizeof(line) && write(fd, line, n) == n)
+			printf("0x%lx\n", off);
+	}
+	return 0;
+}
+
 /* Arm with @arm and disarm with @disarm, @times times, in one process. */
 static int do_cycle(const char *file, long times, const char *arm,
 		    const char *disarm)
@@ -388,12 +415,15 @@ int main(int argc, char **argv)
 		return do_nocapwrite(argv[2], argv[3]);
 	if (argc == 5 && !strcmp(argv[1], "onlog"))
 		return do_onlog(argv[2], argv[3], argv[4]);
+	if (argc == 6 && !strcmp(argv[1], "tryoffsets"))
+		return do_tryoffsets(argv[2], argv[3], atol(argv[4]), argv[5]);
 	if (argc == 2 && !strcmp(argv[1], "clock"))
 		return do_clock();
 	fprintf(stderr, "usage: pc-guest write FILE TEXT | hit SYSCALL N |\n"
 		"       pc-guest cycle FILE N ARM DISARM | time SYSCALL N |\n"
 		"       pc-guest timewrite FILE TEXT | timelines FILE TEXT |\n"
 		"       pc-guest refuse FILE N TEXT | read FILE | clock |\n"
-		"       pc-guest nocapwrite FILE TEXT | onlog PATTERN FILE TEXT\n");
+		"       pc-guest nocapwrite FILE TEXT | onlog PATTERN FILE TEXT |\n"
+		"       pc-guest tryoffsets FILE SYMBOL SIZE TYPE\n");
 	return 2;
 }
