@@ -252,6 +252,33 @@ static char *points;
 module_param(points, charp, 0400);
 MODULE_PARM_DESC(points, "crash points to arm at load, ';'-separated lines of the crashpoints syntax");
 
+/*
+ * points= is split at ';'.  No piece may be blank: it would be an empty
+ * line, which disarms the points before it.  One ';' may end the value.
+ */
+static int pc_load_pieces_check(const char *s, size_t len)
+{
+	size_t start = 0, i, j;
+	int n = 1;
+
+	for (i = 0; i <= len; i++) {
+		if (i < len && s[i] != ';')
+			continue;
+		if (i == len && start == len && n > 1)
+			break;
+		for (j = start; j < i && (s[j] == ' ' || s[j] == '\t'); j++)
+			;
+		if (j == i) {
+			pr_err("points=: piece %d is empty: give each point once, separated by ';'\n",
+			       n);
+			return -EINVAL;
+		}
+		start = i + 1;
+		n++;
+	}
+	return 0;
+}
+
 static int pc_arm_at_load(void)
 {
 	size_t len, i;
@@ -265,6 +292,9 @@ static int pc_arm_at_load(void)
 		pr_err("points=: at most %lu bytes, not %zu\n", PC_WRITE_MAX, len);
 		return -E2BIG;
 	}
+	ret = pc_load_pieces_check(points, len);
+	if (ret)
+		return ret;
 	buf = kstrdup(points, GFP_KERNEL);
 	if (!buf)
 		return -ENOMEM;

@@ -21,6 +21,8 @@
 # expect: provoke_crash: @sys@getppid%return: report: 
 # expect: report: hit by pc-guest\[[0-9]+\] on CPU 0
 # expect: provoke_crash: points=: not loading: the crash points given could not all be armed
+# expect: provoke_crash: points=: piece 2 is empty: give each point once, separated by ';'
+# expect-out: empty piece at load: refused
 # reject: BUG:|Oops|WARNING:|FAIL:|Kernel panic
 C=$D/crashpoints
 try() {
@@ -79,4 +81,7 @@ cat $C | sed 's/^/at load: /'
 rmmod provoke_crash
 insmod /provoke_crash.ko 'points="@sys@getppid report;pc_no_such_symbol bugon"' 2>/dev/null ||
 	echo "bad at load: refused"
+# An empty piece would disarm the points before it: refused.
+insmod /provoke_crash.ko 'points="@sys@getppid report;;"' 2>/dev/null ||
+	echo "empty piece at load: refused"
 insmod /provoke_crash.ko

@@ -16,6 +16,8 @@
 # expect-out: offsets_head: # @sys@getppid: [0-9]+ bytes, [1-9][0-9]* offsets kprobes takes
 # expect-out: offsets_exact: [1-9][0-9]* listed, all armed; [0-9]+ not listed, all refused; 0 wrong
 # expect-out: offsets_after: 0 points
+# expect-out: trailing_empty: write: ok
+# expect-out: trailing_empty_after: 0 points
 # expect-out: offsets_missing: write: error ENOENT
 # expect: provoke_crash: offsets: pc_inlined_nowhere: no such symbol in kallsyms
 # expect-out: offsets_offset: write: error EINVAL
@@ -74,8 +76,11 @@ diff /tmp/listed /tmp/armed | sed -n 's/^</WRONG: listed, refused:/p; s/^>/WRONG
 listed=$(grep -c . /tmp/listed)
 wrong=$(diff /tmp/listed /tmp/armed | grep -c '^[<>]')
 echo "offsets_exact: $listed listed, all armed; $((size - listed)) not listed, all refused; $wrong wrong"
-# Each of those writes ended in an empty line, which disarmed its point.
 echo "offsets_after: $(grep -c . $C) points"
+# Each newline ends a line: an empty last line disarms all, the point
+# armed on the line before it too.
+try trailing_empty "@sys@getppid report\n\n"
+echo "trailing_empty_after: $(grep -c . $C) points"
 echo "offsets_missing: $(pc-guest write $O pc_inlined_nowhere)"
 echo "offsets_offset: $(pc-guest write $O "@sys@getppid+4")"
 

@@ -11,6 +11,8 @@
 # expect-out: fired lines: [1-9][0-9]*
 # expect-out: rmmod: ok
 # expect-out: our kprobes after unload: 0
+# expect-out: hitters: alive
+# expect-out: tainted by an oops or a warning: no
 # expect-out: PC-GUEST-END
 # reject-out: dmesg-bad:
 # reject: BUG:|Oops|WARNING:|FAIL:|general protection|Kernel panic
@@ -29,7 +31,12 @@ sleep 1
 rmmod provoke_crash && echo "rmmod: ok"
 echo 8 >/proc/sys/kernel/printk
 echo "our kprobes after unload: $(grep -c getppid /sys/kernel/debug/kprobes/list)"
+kill -0 $h1 && kill -0 $h2 && echo "hitters: alive"
 kill $h1 $h2
 wait
+# The console was quiet and the log may have wrapped: the taint flags
+# keep what happened (D: an oops, W: a warning).
+t=$(cat /proc/sys/kernel/tainted)
+[ $((t & 640)) = 0 ] && echo "tainted by an oops or a warning: no"
 echo "fired lines: $(dmesg | grep -cE 'provoke_crash: @sys@getppid(%return)?: unaligned_load_store: ')"
 dmesg | grep -E 'BUG:|Oops|WARNING:|FAIL:|general protection' | sed 's/^/dmesg-bad: /'

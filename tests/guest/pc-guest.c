@@ -20,8 +20,8 @@
  *                              prints "refuse: N writes, R refused with
  *                              ENAME, A accepted"
  *   pc-guest tryoffsets FILE SYMBOL SIZE TYPE
- *                              each offset below SIZE armed and disarmed
- *                              in one write; prints those that armed
+ *                              arm each offset below SIZE (and disarm it);
+ *                              prints those that armed
  *   pc-guest nocapwrite FILE TEXT
  *                              as write, with CAP_SYS_ADMIN dropped first
  *                              (root still owns the files: only the
@@ -232,10 +232,9 @@ static int do_timewrite(const char *file, const char *text)
 }
 
 /*
- * Each offset of @sym below @size, one write each: "SYM+OFF TYPE" and an
- * empty line (arm, then disarm all, in one transaction: it succeeds
- * exactly when the point would arm).  Prints the offsets that armed, as
- * the offsets file lists them.
+ * Each offset of @sym below @size: a write of "SYM+OFF TYPE", then, if it
+ * armed, one of an empty line (disarm all).  Prints the offsets that
+ * armed, as the offsets file lists them.
  */
 static int do_tryoffsets(const char *file, const char *sym, long size,
 			 const char *type)
@@ -248,9 +247,12 @@ static int do_tryoffsets(const char *file, const char *sym, long size,
 	if (fd < 0 || size <= 0)
 		return 1;
 	for (off = 0; off < size; off++) {
-		n = snprintf(line, sizeof(line), "%s+%ld %s\n\n", sym, off, type);
-		if (n > 0 && n < (int)sizeof(line) && write(fd, line, n) == n)
-			printf("0x%lx\n", off);
+		n = snprintf(line, sizeof(line), "%s+%ld %s", sym, off, type);
+		if (n <= 0 || n >= (int)sizeof(line) || write(fd, line, n) != n)
+			continue;
+		printf("0x%lx\n", off);
+		if (write(fd, "\n", 1) != 1)
+			return 1;
 	}
 	return 0;
 }
