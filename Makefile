@@ -7,7 +7,8 @@
 #   make unit            parser unit tests, in user space
 #   make check           the whole QEMU bench (tests/run)
 #   make check-long      the same, with every crash type on every kernel
-#                        (6.12, arm64 6.1 and 6.12, the debug kernel) and
+#                        (6.12, arm64 6.1 and 6.12, the debug kernel),
+#                        the clang kernel's cases and
 #                        the kdump lane's every type on each kernel
 #                        (arm64: 6.1 only; hours under TCG)
 #   make checkpatch      checkpatch.pl --strict over our C sources
@@ -21,6 +22,8 @@
 #   make debug-kernel    build the bench's KASAN/lockdep 6.12 kernel into
 #                        ~/.cache/provoke-crash (or find it there) and say
 #                        where it is; PC_KERNELS=debug tests/run uses it
+#   make clang-kernel    the same for the clang 19 kernel (kCFI, counted_by):
+#                        PC_KERNELS=clang tests/run
 #   make arm64           module and tool for arm64 (Debian's arm64 6.1
 #                        headers fetched into build/arm64-root, cross gcc)
 #   make ARCH=arm64 KDIR=<arm64 headers>  the same against any arm64 tree
@@ -72,7 +75,7 @@ check:
 	tests/run
 
 check-long:
-	PC_KERNELS="6.1 6.12 arm64-6.1 arm64-6.12 debug" PC_ARM64_SCOPE=full \
+	PC_KERNELS="6.1 6.12 arm64-6.1 arm64-6.12 debug clang" PC_ARM64_SCOPE=full \
 		PC_DEBUG_SCOPE=full PC_KDUMP_SCOPE=full PC_X86_SCOPE=full \
 		PC_KDUMP_CRASH=1 tests/run
 
@@ -81,6 +84,9 @@ vm:
 
 debug-kernel:
 	tools/pc-debug-kernel.sh
+
+clang-kernel:
+	tools/pc-debug-kernel.sh clang
 
 # AVOID_BUG is ignored: calling BUG() is what the bugon crash type is for.
 bench:
@@ -147,5 +153,5 @@ clean:
 	rm -f tools/provoke-crash
 	rm -rf build
 
-.PHONY: all module tools arm64 unit check check-long vm debug-kernel bench stress docs \
+.PHONY: all module tools arm64 unit check check-long vm debug-kernel clang-kernel bench stress docs \
 	checkpatch install uninstall clean

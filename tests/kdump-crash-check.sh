@@ -91,7 +91,8 @@ kdump_crash_case() {
 kdump_crash_check() {
 	local series rel sample
 	for series in $kernels; do
-		[ "$(pc_series_arch "$series")" = amd64 ] && [ "$series" != debug ] || continue
+		case $series in debug | clang) continue ;; esac
+		[ "$(pc_series_arch "$series")" = amd64 ] || continue
 		rel=$(pc_kernel_release "$series")
 		for sample in "${kdump_crash_samples[@]}"; do
 			kdump_crash_case "$series" "$rel" "$sample"

@@ -47,7 +47,7 @@ vm_result() {
 			echo "#   ..."
 			sed -n '/^=== call trace/,$p' "$log" | sed 's/^/#   /'
 		else
-			grep -E '^\+ |hits=|^note: |^  provoke_crash: |^# time|^runs: |^pc-vm# .' "$log" |
+			grep -E '^\+ |hits=|^note: |^  provoke_crash: |^# time|^runs: |^pc-vm# .|^ok 1 ' "$log" |
 				awk '!seen[$0]++' | head -n 12 | sed 's/^/#   /'
 			grep '^provoke-crash-vm: ' "$log" | tail -n 1 | sed 's/^/#   /'
 		fi
@@ -125,7 +125,7 @@ vm_case() {
 	local series="" other="" s repro dbg cached
 	for s in $kernels; do
 		[ "$(pc_series_arch "$s")" = amd64 ] || continue
-		[ "$s" = debug ] && continue
+		case $s in debug | clang) continue ;; esac
 		if [ -z "$series" ]; then series=$s; else other=$s; fi
 	done
 	vm_bad_options
@@ -219,9 +219,10 @@ kdump captured the crash: the log read from the dump shows null_dereference' \
 	vm_check timed_out 3 '^\+ run: sleep 600
 provoke-crash-vm: timed out after 20s$' \
 		--kernel "$series" --arm '@sys@getpgid report' --run 'sleep 600' --timeout 20
+	vm_bench_kernel_files "$series"
 	# A kernel given as paths: the debug kernel's image and build tree,
 	# as its cache holds them (not built here: that takes 13 minutes).
-	if dbg=$(pc_debug_dir 2>/dev/null) && [ -f "$dbg/stamp" ]; then
+	if dbg=$(pc_debug_dir debug 2>/dev/null) && [ -f "$dbg/stamp" ]; then
 		vm_check kernel_paths 0 'provoke_crash: __x64_sys_getppid: null_dereference: 
 Oops: .*KASAN
 the kernel crashed as asked: null_dereference' \
@@ -229,4 +230,28 @@ the kernel crashed as asked: null_dereference' \
 	elif echo vm/kernel_paths | grep -Eq -- "$filter"; then
 		echo "ok vm/kernel_paths # SKIP the debug kernel is not built (make debug-kernel)" >>"$results/vm.result"
 	fi
+}
+
+# vm_bench_kernel_files SERIES: the bench itself on a kernel given as files
+# (PC_KERNELS=IMAGE:TREE), as a developer runs it on their own build:
+# here SERIES' Debian image and headers named by path, one case, in a
+# bench of its own (its own build directory and root of links).
+vm_bench_kernel_files() {
+	local rel log=$results/vm-bench_kernel_files.log why="" out=$PC_OUT/bench-files
+	echo vm/bench_kernel_files | grep -Eq -- "$filter" || return 0
+	rel=$(pc_kernel_release "$1")
+	if [ ! -f "/boot/vmlinuz-$rel" ]; then
+		echo "ok vm/bench_kernel_files # SKIP no /boot/vmlinuz-$rel" >>"$results/vm.result"
+		return
+	fi
+	# Its own run: nothing of this one's environment but the accelerator.
+	env -u PC_JUNIT -u PC_KDUMP_CRASH -u PC_LIST -u PC_GUEST_CMDLINE PC_SHARD=1/1 \
+		PC_OUT=$out PC_KERNEL_ROOTS=$out/kernels PC_LINT=0 PC_JOBS=1 PC_CASES='/point_in_path$' \
+		PC_KERNELS="/boot/vmlinuz-$rel:/usr/src/linux-headers-$rel" "$here/run" >"$log" 2>&1
+	grep -q "^ok 1 $rel/point_in_path\$" "$log" ||
+		why="no 'ok 1 $rel/point_in_path' from PC_KERNELS=IMAGE:TREE"
+	grep -qx '1 passed, 0 failed, 0 skipped' "$log" || why=${why:-"not '1 passed, 0 failed, 0 skipped'"}
+	[ "$(readlink "$out/kernels/$rel/boot/vmlinuz-$rel")" = "/boot/vmlinuz-$rel" ] ||
+		why=${why:-"the bench did not take the image from its path"}
+	vm_result bench_kernel_files "$why" "$log"
 }

@@ -1,16 +1,21 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# The bench's "debug" kernel: Debian's linux-source-6.12 built for QEMU
-# guests with KASAN, lockdep, UBSAN, KFENCE and every option the crash-type
-# table needs (tests/debug-kernel.config), cached outside the clone.
+# The bench's kernels built from source, cached outside the clone:
+#   debug  Debian's linux-source-6.12 built for QEMU guests with KASAN,
+#          lockdep, UBSAN, KFENCE and every option the crash-type table
+#          needs (tests/debug-kernel.config), with gcc;
+#   clang  the same source and fragment with clang 19 (LLVM=-19), less
+#          what clang or TCG time rule out, plus kCFI and counted_by
+#          (tests/clang-kernel.config, on top): the cfi and bounds types'
+#          kernel.
 # Sourced by tools/pc-vm-lib.sh; run directly it builds (or finds) the
 # kernel and prints where it is:
 #
-#   tools/pc-debug-kernel.sh          # build or report "cached"
-#   PC_KERNELS=debug tests/run        # the bench on it
+#   tools/pc-debug-kernel.sh [clang]  # build or report "cached"
+#   PC_KERNELS=debug tests/run        # the bench on it (or clang)
 #
-# The cache, one directory per source version and config fragment:
-#   ${XDG_CACHE_HOME:-~/.cache}/provoke-crash/debug-VERSION-HASH/
+# The cache, one directory per flavour, source version and config:
+#   ${XDG_CACHE_HOME:-~/.cache}/provoke-crash/FLAVOUR-VERSION-HASH/
 #     source/            the unpacked linux-source tree
 #     build/             the O= tree: bzImage, .config, Module.symvers,
 #                        scripts; make -C build M=DIR modules works
@@ -21,37 +26,62 @@
 PC_DEBUG_PACKAGE=${PC_DEBUG_PACKAGE:-linux-source-6.12}
 PC_DEBUG_TARBALL=${PC_DEBUG_TARBALL:-/usr/src/$PC_DEBUG_PACKAGE.tar.xz}
 PC_DEBUG_FRAGMENT=${PC_DEBUG_FRAGMENT:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)/tests/debug-kernel.config}
+PC_CLANG_FRAGMENT=${PC_CLANG_FRAGMENT:-$(dirname "$PC_DEBUG_FRAGMENT")/clang-kernel.config}
+PC_CLANG_LLVM=${PC_CLANG_LLVM:--19}
 
-# What building it takes, for pc_install_deps (no dwarves: no BTF).
+# pc_debug_fragments FLAVOUR: the config fragments, in merge order.
+pc_debug_fragments() {
+	case $1 in
+	debug) echo "$PC_DEBUG_FRAGMENT" ;;
+	clang) echo "$PC_DEBUG_FRAGMENT" "$PC_CLANG_FRAGMENT" ;;
+	*) pc_die "no kernel flavour '$1' to build (debug or clang)" ;;
+	esac
+}
+
+# pc_debug_make FLAVOUR: make's variables for it.
+pc_debug_make() {
+	[ "$1" = clang ] && echo "LLVM=$PC_CLANG_LLVM"
+	return 0
+}
+
+# What building FLAVOUR takes, for pc_install_deps (no dwarves: no BTF).
 pc_debug_packages() {
 	echo "$PC_DEBUG_PACKAGE" flex bison bc libelf-dev libssl-dev kmod xz-utils \
 		"gcc-$(gcc -dumpversion 2>/dev/null || echo 12)-plugin-dev"
+	[ "$1" = clang ] && echo "clang$PC_CLANG_LLVM lld$PC_CLANG_LLVM llvm$PC_CLANG_LLVM"
+	return 0
 }
 
-# The cache directory for this source package and the fragment's values
-# (its comments, such as the "cannot:" lines, do not change the build).
-# The version's "~" is kept out of the path.
+# pc_debug_dir FLAVOUR: the cache directory for this flavour, source
+# package and the fragments' values (their comments, such as the
+# "cannot:" lines, do not change the build).  The version's "~" is kept
+# out of the path.
 pc_debug_dir() {
 	local ver hash
 	ver=$(dpkg-query -W -f='${Version}' "$PC_DEBUG_PACKAGE" 2>/dev/null) ||
 		pc_die "$PC_DEBUG_PACKAGE is not installed"
-	hash=$(pc_debug_wanted | sha256sum | cut -c1-12)
-	echo "${XDG_CACHE_HOME:-$HOME/.cache}/provoke-crash/debug-${ver//[^A-Za-z0-9.+-]/_}-$hash"
+	hash=$({ pc_debug_wanted "$1" && pc_debug_make "$1"; } | sha256sum | cut -c1-12)
+	echo "${XDG_CACHE_HOME:-$HOME/.cache}/provoke-crash/$1-${ver//[^A-Za-z0-9.+-]/_}-$hash"
 }
 
-# The fragment's wanted values: "CONFIG_X=VALUE" lines, and "CONFIG_X=n"
-# for its "is not set" lines.
+# pc_debug_wanted FLAVOUR: the fragments' wanted values, the last one's
+# winning: "CONFIG_X=VALUE" lines, and "CONFIG_X=n" for "is not set" ones.
 pc_debug_wanted() {
+	local frags
+	frags=$(pc_debug_fragments "$1") || exit 1
+	# shellcheck disable=SC2086
 	sed -n -e 's/^\(CONFIG_[A-Z0-9_]*=.*\)$/\1/p' \
-		-e 's/^# \(CONFIG_[A-Z0-9_]*\) is not set$/\1=n/p' "$PC_DEBUG_FRAGMENT"
+		-e 's/^# \(CONFIG_[A-Z0-9_]*\) is not set$/\1=n/p' $frags |
+		tac | awk -F= '!seen[$1]++' | tac
 }
 
-# pc_debug_verify CONFIG: every wanted value is in CONFIG, and every
-# CONFIG_ word that the crash-type table (outside its comments) and the
-# case files' "# needs:" lines ask for is y, but those the fragment's
-# "# cannot: CONFIG_X why" lines name; prints the ones that are not.
+# pc_debug_verify FLAVOUR CONFIG: every wanted value is in CONFIG; for the
+# debug kernel also every CONFIG_ word that the crash-type table (outside
+# its comments) and the case files' "# needs:" lines ask for is y, but
+# those the fragment's "# cannot: CONFIG_X why" lines name (the clang
+# kernel is for the types that need clang); prints the ones that are not.
 pc_debug_verify() {
-	local config=$1 want sym val have bad=() cannot
+	local flavour=$1 config=$2 want sym val have bad=() cannot
 	cannot=$(sed -n 's/^# cannot: \(CONFIG_[A-Z0-9_]*\) .*/\1/p' "$PC_DEBUG_FRAGMENT")
 	while IFS= read -r want; do
 		sym=${want%%=*} val=${want#*=}
@@ -59,7 +89,9 @@ pc_debug_verify() {
 		[ -z "$have" ] && grep -q "^# $sym is not set" "$config" && have=n
 		[ -z "$have" ] && [ "$val" = n ] && have=n
 		[ "$have" = "$val" ] || bad+=("$sym=$val (got ${have:-nothing})")
-	done < <(pc_debug_wanted)
+	done < <(pc_debug_wanted "$flavour")
+	[ "$flavour" = debug ] || cannot=$(grep -ho 'CONFIG_[A-Z0-9_]*' "$PC_ROOT/include/provoke_crash_types.h" \
+		"$PC_ROOT"/tests/cases/*.sh | sort -u)
 	for sym in $({ grep -v '^ *\(/\*\|\*\)' "$PC_ROOT/include/provoke_crash_types.h"
 		grep -h '^# needs:' "$PC_ROOT"/tests/cases/*.sh; } |
 		grep -o 'CONFIG_[A-Z0-9_]*' | sort -u); do
@@ -71,17 +103,20 @@ pc_debug_verify() {
 	return 1
 }
 
-# pc_debug_kernel: build the debug kernel unless the cache has it, then
-# set PC_DEBUG_IMAGE and PC_DEBUG_TREE.  Progress goes to stderr; a
+# pc_debug_kernel FLAVOUR: build that kernel unless the cache has it,
+# then set PC_DEBUG_IMAGE and PC_DEBUG_TREE.  Progress goes to stderr; a
 # failed build stops with the log's tail.  One build at a time per cache
-# directory (flock), so two benches can ask at once.
+# directory (flock), so two benches can ask at once.  The source tree is
+# unpacked once per flavour (O= builds leave it clean).
 pc_debug_kernel() {
-	local dir src b log start bad rc lock
-	dir=$(pc_debug_dir) || exit 1
+	local flavour=$1 dir src b log start bad rc lock frags make_vars
+	dir=$(pc_debug_dir "$flavour") || exit 1
+	frags=$(pc_debug_fragments "$flavour") || exit 1
+	make_vars=$(pc_debug_make "$flavour")
 	src=$dir/source b=$dir/build log=$dir/build.log
 	PC_DEBUG_IMAGE=$b/arch/x86/boot/bzImage PC_DEBUG_TREE=$b
 	if [ -f "$dir/stamp" ]; then
-		pc_log "debug kernel: cached: $dir"
+		pc_log "$flavour kernel: cached: $dir"
 		return 0
 	fi
 	mkdir -p "$dir" || pc_die "cannot create $dir"
@@ -89,11 +124,11 @@ pc_debug_kernel() {
 	flock "$lock"
 	if [ -f "$dir/stamp" ]; then
 		exec {lock}>&-
-		pc_log "debug kernel: cached: $dir (built by another run)"
+		pc_log "$flavour kernel: cached: $dir (built by another run)"
 		return 0
 	fi
 	start=$(date +%s)
-	pc_log "debug kernel: building in $dir (log: $log)"
+	pc_log "$flavour kernel: building in $dir (log: $log)"
 	: >"$log"
 	# Unpack once; an interrupted unpack starts again from scratch.
 	if [ ! -f "$src/.pc-unpacked" ]; then
@@ -105,48 +140,52 @@ pc_debug_kernel() {
 		mv "$src.tmp" "$src"
 	fi
 	mkdir -p "$b"
-	cp "$PC_DEBUG_FRAGMENT" "$dir/debug-kernel.config"
+	# shellcheck disable=SC2086
+	cp $frags "$dir/"
 	{
 		# ARCH=x86_64: with ARCH=x86, tinyconfig is a 32-bit config.
-		make -C "$src" O="$b" ARCH=x86_64 tinyconfig &&
-			"$src/scripts/kconfig/merge_config.sh" -m -O "$b" "$b/.config" \
-				"$dir/debug-kernel.config" &&
-			make -C "$src" O="$b" olddefconfig
-	} >>"$log" 2>&1 || { tail -n 30 "$log" >&2; pc_die "debug kernel: configuration failed"; }
-	if ! bad=$(pc_debug_verify "$b/.config"); then
+		# shellcheck disable=SC2086
+		make -C "$src" O="$b" ARCH=x86_64 $make_vars tinyconfig &&
+			"$src/scripts/kconfig/merge_config.sh" -m -O "$b" "$b/.config" $frags &&
+			make -C "$src" O="$b" $make_vars olddefconfig
+	} >>"$log" 2>&1 || { tail -n 30 "$log" >&2; pc_die "$flavour kernel: configuration failed"; }
+	if ! bad=$(pc_debug_verify "$flavour" "$b/.config"); then
 		echo "$bad" | sed 's/^/  /' >&2
-		pc_die "debug kernel: these options did not stick after olddefconfig (fix $PC_DEBUG_FRAGMENT)"
+		pc_die "$flavour kernel: these options did not stick after olddefconfig (fix $frags)"
 	fi
-	pc_log "debug kernel: config verified; make -j$(nproc) (13 minutes on 2 idle cores, more on a busy host)"
-	make -C "$src" O="$b" -j"$(nproc)" all >>"$log" 2>&1
+	pc_log "$flavour kernel: config verified; make -j$(nproc) (13 minutes on 2 idle cores, more on a busy host)"
+	# shellcheck disable=SC2086
+	make -C "$src" O="$b" $make_vars -j"$(nproc)" all >>"$log" 2>&1
 	rc=$?
 	if [ $rc = 0 ]; then
 		rm -rf "$dir/modules"
-		make -C "$src" O="$b" INSTALL_MOD_PATH="$dir/modules" modules_install >>"$log" 2>&1
+		# shellcheck disable=SC2086
+		make -C "$src" O="$b" $make_vars INSTALL_MOD_PATH="$dir/modules" modules_install >>"$log" 2>&1
 		rc=$?
 	fi
 	if [ $rc != 0 ]; then
 		grep -E 'error|Error' "$log" | tail -n 20 >&2
-		pc_die "debug kernel: build failed (see $log)"
+		pc_die "$flavour kernel: build failed (see $log)"
 	fi
 	echo "release $(cat "$b/include/config/kernel.release") built in $(($(date +%s) - start))s" \
 		>"$dir/stamp"
 	exec {lock}>&-
-	pc_log "debug kernel: $(cat "$dir/stamp")"
+	pc_log "$flavour kernel: $(cat "$dir/stamp")"
 }
 
 # Run directly: build or report, then say where everything is.
 if [ "${BASH_SOURCE[0]}" = "$0" ]; then
 	set -u
 	. "$(dirname "$0")/pc-vm-lib.sh"
-	pc_install_deps debug
+	flavour=${1:-debug}
+	pc_install_deps "$flavour"
 	start=$(date +%s)
-	pc_debug_kernel
-	dir=$(pc_debug_dir)
-	echo "debug kernel $(cat "$PC_DEBUG_TREE/include/config/kernel.release") ($(($(date +%s) - start))s)"
+	pc_debug_kernel "$flavour"
+	dir=$(pc_debug_dir "$flavour")
+	echo "$flavour kernel $(cat "$PC_DEBUG_TREE/include/config/kernel.release") ($(($(date +%s) - start))s)"
 	echo "  image:   $PC_DEBUG_IMAGE"
 	echo "  tree:    $PC_DEBUG_TREE   (make -C it M=DIR modules)"
 	echo "  modules: $dir/modules/lib/modules"
 	echo "  log:     $dir/build.log"
-	echo "  bench:   PC_KERNELS=debug tests/run   or   PC_KERNELS=$PC_DEBUG_IMAGE:$PC_DEBUG_TREE tests/run"
+	echo "  bench:   PC_KERNELS=$flavour tests/run   or   PC_KERNELS=$PC_DEBUG_IMAGE:$PC_DEBUG_TREE tests/run"
 fi

@@ -12,18 +12,19 @@ PC_OUT=${PC_OUT:-$PC_ROOT/build}
 pc_log() { printf '# %s\n' "$*" >&2; }
 pc_die() { printf 'provoke-crash: %s\n' "$*" >&2; exit 1; }
 
-# Kernels given as files (IMAGE:TREE, and the "debug" kernel) get a root
-# of links here, laid out like an installed Debian kernel's; exported, so
-# the VM runner under another PC_OUT finds the bench's.
+# Kernels given as files (IMAGE:TREE, the "debug" and "clang" kernels) get
+# a root of links here, laid out like an installed Debian kernel's;
+# exported, so the VM runner under another PC_OUT finds the bench's.
 PC_KERNEL_ROOTS=${PC_KERNEL_ROOTS:-$PC_OUT/kernels}
 export PC_KERNEL_ROOTS
 . "$PC_ROOT/tools/pc-debug-kernel.sh"
 
 # A kernel series is "6.1" or "6.12" (x86-64, the host's own
 # architecture) or "arm64-6.1" / "arm64-6.12" (arm64 under emulation),
-# or an x86-64 kernel of files: "debug" (tools/pc-debug-kernel.sh builds
-# it) or IMAGE:TREE, a bzImage and the build tree (O= works) to build the
-# module against, which goes by its release's name (pc_series_name).
+# or an x86-64 kernel of files: "debug" or "clang" (built by
+# tools/pc-debug-kernel.sh) or IMAGE:TREE, a bzImage and the build tree
+# (O= works) to build the module against, which goes by its release's
+# name (pc_series_name).
 pc_series_arch() {
 	case $1 in
 	arm64-*) echo arm64 ;;
@@ -37,7 +38,7 @@ pc_series_arch() {
 # headers use.
 pc_kernel_packages() {
 	case $1 in
-	debug) pc_debug_packages; return ;;
+	debug | clang) pc_debug_packages "$1"; return ;;
 	*/* | *:*) return ;;
 	esac
 	[ -d "$PC_KERNEL_ROOTS/$1" ] && return
@@ -77,7 +78,7 @@ pc_install_deps() {
 }
 
 # pc_kernel_files IMAGE TREE: make the root of links for a kernel of
-# files and print its release (the tree's include/config/kernel.release).
+# files and print its release (the tree's UTS_RELEASE).
 # ramoops and reed_solomon come from the tree when built as modules; with
 # PSTORE_RAM built in, pc_boot passes ramoops' parameters on the command
 # line instead (/init's insmod of them then fails, harmlessly).  A link
@@ -90,7 +91,10 @@ pc_kernel_files() {
 		[ -f "$tree/Module.symvers" ] ||
 		pc_die "$tree is not a built kernel tree (needs .config, include/config/kernel.release, Module.symvers)"
 	image=$(realpath "$image") tree=$(realpath "$tree")
-	rel=$(cat "$tree/include/config/kernel.release")
+	# The release the module's vermagic takes (Debian's headers keep the
+	# upstream version in kernel.release).
+	rel=$(sed -n 's/^#define UTS_RELEASE "\(.*\)"$/\1/p' "$tree/include/generated/utsrelease.h" 2>/dev/null)
+	[ -n "$rel" ] || rel=$(cat "$tree/include/config/kernel.release")
 	case $rel in
 	*-arm64 | */* | '') pc_die "$tree: release '$rel' cannot name an x86-64 kernel here" ;;
 	esac
@@ -124,7 +128,7 @@ pc_series_name() {
 	case $1 in
 	# Built later (tests/run starts it in the background); here only
 	# what it is built from is checked.
-	debug) pc_debug_dir >/dev/null && echo debug ;;
+	debug | clang) pc_debug_dir "$1" >/dev/null && echo "$1" ;;
 	*:*) pc_kernel_files "${1%%:*}" "${1#*:}" ;;
 	*/*) pc_die "kernel '$1': give a kernel of files as IMAGE:TREE" ;;
 	*) echo "$1" ;;
@@ -137,8 +141,8 @@ pc_series_name() {
 pc_kernel_release() {
 	local series=$1 v
 	case $series in
-	debug)
-		pc_debug_kernel
+	debug | clang)
+		pc_debug_kernel "$series"
 		pc_kernel_files "$PC_DEBUG_IMAGE" "$PC_DEBUG_TREE"
 		return
 		;;
@@ -214,9 +218,17 @@ pc_fetch_arm64() {
 	ln -sfn "/usr/lib/$kbuild" "$root/usr/lib/$kbuild"
 }
 
+# pc_kbuild_llvm CONFIG: "LLVM=-N" for a kernel built with clang N (its
+# modules must be too; clang-N and lld-N must be installed), nothing for
+# gcc.
+pc_kbuild_llvm() {
+	sed -n 's/^CONFIG_CLANG_VERSION=\([1-9][0-9]*\)[0-9]\{4\}$/LLVM=-\1/p' "$1"
+}
+
 # pc_build REL [TWIN]: build the module and the guest helpers for kernel
 # release REL into $PC_OUT/REL; TWIN=0 leaves out the twin module (only
 # the bench's dir_taken case loads it).
+
 pc_build() {
 	local rel=$1 twin=${2:-1} dir=$PC_OUT/$1 log kdir cc=gcc cross=() m
 	kdir=$(pc_rel_root "$rel")/usr/src/linux-headers-$rel
@@ -225,6 +237,8 @@ pc_build() {
 		cc=aarch64-linux-gnu-gcc
 		cross=(ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu-)
 	fi
+	m=$(pc_kbuild_llvm "$(pc_rel_config "$rel")")
+	[ -n "$m" ] && cross+=("$m")
 	mkdir -p "$dir/src"
 	rm -rf "$dir/src/module" "$dir/src/include" "$dir/src/twin"
 	cp -r "$PC_ROOT/module" "$PC_ROOT/include" "$dir/src/"
