@@ -12,28 +12,37 @@
 # judges its log (its expected text, or XFAIL), and a new guest goes on
 # from the next test.  The guest boots with the kernel-parameter
 # equivalents of the selftest's config fragment (SLUB_DEBUG_ON,
-# INIT_ON_FREE_DEFAULT_ON).  The busybox guest lacks comm, which run.sh
-# uses: tests/guest/comm.c is put in.
+# INIT_ON_FREE_DEFAULT_ON, RANDOMIZE_KSTACK_OFFSET_DEFAULT).  The busybox
+# guest lacks comm, which run.sh uses: tests/guest/comm.c is put in.
 #
-# Uses tests/run's $results, $filter, $order, in_shard, wait_for_slot and
-# pc-vm-lib.sh.
+# The selftest's other program, stack-entropy.sh, runs first in the first
+# guest, as test 0 (1000 REPORT_STACK samples; it needs at least 5 bits),
+# with one change: busybox's dmesg has no --follow, and its shell runs
+# applets before anything on PATH, so its "dmesg --follow" reads
+# /dev/kmsg instead (records that end with the same words).
+#
+# Uses tests/run's $results, $filter, $order, $listing, in_shard,
+# wait_for_slot and pc-vm-lib.sh.
 # shellcheck shell=bash disable=SC2154
 
 lkdtm_source=${PC_LKDTM_SOURCE:-/usr/src/linux-source-6.12.tar.xz}
-lkdtm_boot="slub_debug=FZPU init_on_free=1"
+lkdtm_boot="slub_debug=FZPU init_on_free=1 randomize_kstack_offset=on"
 
-# lkdtm_extract: run.sh and tests.txt into $PC_OUT/lkdtm-selftest, once
-# per tarball.
+# lkdtm_extract: run.sh, tests.txt and stack-entropy.sh into
+# $PC_OUT/lkdtm-selftest, once per tarball.
 lkdtm_extract() {
 	local dir=$PC_OUT/lkdtm-selftest stamp top
-	stamp=$(stat -c '%s %Y' "$lkdtm_source" 2>/dev/null) || return 1
+	# The files taken are part of the stamp: a new one extracts again.
+	stamp="$(stat -c '%s %Y' "$lkdtm_source" 2>/dev/null) run.sh tests.txt stack-entropy.sh" ||
+		return 1
 	[ -f "$dir/stamp" ] && [ "$(cat "$dir/stamp")" = "$stamp" ] && return 0
 	rm -rf "$dir"
 	mkdir -p "$dir"
 	top=$(tar tJf "$lkdtm_source" 2>/dev/null | head -n 1 | cut -d/ -f1)
 	tar xJf "$lkdtm_source" -C "$dir" --strip-components=5 \
 		"$top/tools/testing/selftests/lkdtm/run.sh" \
-		"$top/tools/testing/selftests/lkdtm/tests.txt" || return 1
+		"$top/tools/testing/selftests/lkdtm/tests.txt" \
+		"$top/tools/testing/selftests/lkdtm/stack-entropy.sh" || return 1
 	echo "$stamp" >"$dir/stamp"
 }
 
@@ -50,7 +59,15 @@ for t in $(awk '{print $1}' /tests.txt | sed -e 's/#//'); do
 	cp /run.sh "/lkdtm/$t.sh"
 	chmod 0744 "/lkdtm/$t.sh"
 done
+cp /stack-entropy.sh /lkdtm/stack-entropy.sh
+chmod 0755 /lkdtm/stack-entropy.sh
 cd /lkdtm
+if [ "${pc_lkdtm_from:-1}" -le 1 ]; then
+	echo "LKDTM-BEGIN 0 stack-entropy"
+	echo "LKDTM-BEGIN 0 stack-entropy" >/dev/kmsg
+	./stack-entropy.sh
+	echo "LKDTM-RC 0 stack-entropy $?"
+fi
 i=0
 for t in $(awk '{print $1}' tests.txt | sed -e 's/#//'); do
 	i=$((i + 1))
@@ -76,6 +93,11 @@ lkdtm_pack() {
 	rm -rf "$root"
 	cp -a "$dir/initramfs" "$root"
 	cp "$PC_OUT/lkdtm-selftest/run.sh" "$PC_OUT/lkdtm-selftest/tests.txt" "$dir/comm" "$root/"
+	# Its one use of dmesg --follow, and nothing else, changes.
+	sed 's|dmesg --follow|cat /dev/kmsg|' "$PC_OUT/lkdtm-selftest/stack-entropy.sh" \
+		>"$root/stack-entropy.sh"
+	[ "$(diff "$PC_OUT/lkdtm-selftest/stack-entropy.sh" "$root/stack-entropy.sh" | grep -c '^[<>]')" = 2 ] ||
+		return 1
 	lkdtm_guest_case >"$root/cases/lkdtm_selftest.sh"
 	(cd "$root" && find . | cpio -o -H newc --quiet | gzip -1) >"$dir/initramfs-lkdtm.gz"
 }
@@ -154,6 +176,9 @@ lkdtm_report() {
 			seg=$(cat "$res".*.out.txt | awk -v b="LKDTM-BEGIN $num $name" \
 				'$0 == b { on = 1; next } /^LKDTM-RC / { on = 0 } on')
 			verdict=$(grep -E "^$name: (saw|missing) |^Skipping $name: |^Skipped: test '$name' " <<<"$seg" | tail -n 1)
+			# stack-entropy.sh's, after its progress (the console is a tty).
+			[ "$name" = stack-entropy ] &&
+				verdict=$(grep -oE 'Bits of stack entropy: [0-9]+|Stack entropy is low.*' <<<"$seg" | tail -n 1)
 		fi
 		xfail=$(grep -m1 -o 'XFAIL: .*' <<<"$seg")
 		case $rc in
@@ -192,6 +217,7 @@ lkdtm_series() {
 	[ "$series" = debug ] && [ "${PC_DEBUG_SCOPE:-slice}" != full ] && return 0
 	in_shard || return 0
 	order+=("$series-lkdtm_selftest")
+	[ "$listing" = 1 ] && return 0
 	if [ ! -r "$lkdtm_source" ]; then
 		echo "ok $series/lkdtm_selftest # SKIP $lkdtm_source is not installed (linux-source-6.12)" \
 			>"$results/$series-lkdtm_selftest.result"
