@@ -75,11 +75,13 @@ pc_debug_wanted() {
 		tac | awk -F= '!seen[$1]++' | tac
 }
 
-# pc_debug_verify FLAVOUR CONFIG: every wanted value is in CONFIG; for the
-# debug kernel also every CONFIG_ word that the crash-type table (outside
-# its comments) and the case files' "# needs:" lines ask for is y, but
-# those the fragment's "# cannot: CONFIG_X why" lines name (the clang
-# kernel is for the types that need clang); prints the ones that are not.
+# pc_debug_verify FLAVOUR CONFIG: every wanted value is in CONFIG, and so
+# is every symbol a fragment's "# must: CONFIG_X why" line names (what the
+# compiler gives, not an option); for the debug kernel also every CONFIG_
+# word that the crash-type table (outside its comments) and the case
+# files' "# needs:" lines ask for is y, but those the fragment's
+# "# cannot: CONFIG_X why" lines name (the clang kernel is for the types
+# that need clang); prints the ones that are not.
 pc_debug_verify() {
 	local flavour=$1 config=$2 want sym val have bad=() cannot
 	cannot=$(sed -n 's/^# cannot: \(CONFIG_[A-Z0-9_]*\) .*/\1/p' "$PC_DEBUG_FRAGMENT")
@@ -90,6 +92,10 @@ pc_debug_verify() {
 		[ -z "$have" ] && [ "$val" = n ] && have=n
 		[ "$have" = "$val" ] || bad+=("$sym=$val (got ${have:-nothing})")
 	done < <(pc_debug_wanted "$flavour")
+	# shellcheck disable=SC2046
+	for sym in $(sed -n 's/^# must: \(CONFIG_[A-Z0-9_]*\) .*/\1/p' $(pc_debug_fragments "$flavour")); do
+		grep -qx "$sym=y" "$config" || bad+=("$sym=y (a must: line asks for it)")
+	done
 	[ "$flavour" = debug ] || cannot=$(grep -ho 'CONFIG_[A-Z0-9_]*' "$PC_ROOT/include/provoke_crash_types.h" \
 		"$PC_ROOT"/tests/cases/*.sh | sort -u)
 	for sym in $({ grep -v '^ *\(/\*\|\*\)' "$PC_ROOT/include/provoke_crash_types.h"
