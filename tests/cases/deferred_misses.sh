@@ -3,20 +3,31 @@
 # the hit is counted as missed and the module says why, and the kernel
 # stays up.  Paths: the tick (interrupts off), the timer softirq, and
 # __d_lookup_rcu(), which a path walk calls under rcu_read_lock() (not
-# preemptible).  Two vCPUs: the tick comes on both, and a second process
-# walks paths on the other CPU while the first does.
+# preemptible).  Each deferred type in each of them where it cannot
+# complete: the interrupt ones (oops_interrupt_context, panic_in_hardirq,
+# bug_in_hardirq) with interrupts off, the preemption ones
+# (oops_softirq_context, stack_end_corruption) in all three; where an
+# interrupt one can complete, it fires (deferred_irq_in_softirq).  Two
+# vCPUs: the tick comes on both, and a second process walks paths on the
+# other CPU while the first does.
 # smp: 2
 # boot: log_buf_len=1M
 # expect: crashpoints: update_process_times: oops_interrupt_context missed: it needs irqs context at most, and the path is in atomic context here
 # expect: crashpoints: update_process_times: panic_in_hardirq missed: it needs irqs context at most, and the path is in atomic context here
 # expect: crashpoints: update_process_times: bug_in_hardirq missed: it needs irqs context at most, and the path is in atomic context here
 # expect: crashpoints: update_process_times: stack_end_corruption missed: it needs preempt context at most, and the path is in atomic context here
+# expect: crashpoints: update_process_times: oops_softirq_context missed: it needs preempt context at most, and the path is in atomic context here
 # expect: crashpoints: run_timer_softirq: oops_softirq_context missed: it needs preempt context at most, and the path is in irqs context here
+# expect: crashpoints: run_timer_softirq: stack_end_corruption missed: it needs preempt context at most, and the path is in irqs context here
+# expect: crashpoints: __d_lookup_rcu: oops_softirq_context missed: it needs preempt context at most, and the path is in irqs context here
 # expect: crashpoints: __d_lookup_rcu: stack_end_corruption missed: it needs preempt context at most, and the path is in irqs context here
 # expect-out: irqs-off: update_process_times oops_interrupt_context times=-1 hits=[1-9][0-9]* fired=0 missed=[1-9][0-9]* context=path:irqs
 # expect-out: irqs-off: update_process_times panic_in_hardirq times=-1 hits=[1-9][0-9]* fired=0 missed=[1-9][0-9]* context=path:irqs
 # expect-out: irqs-off: update_process_times bug_in_hardirq times=-1 hits=[1-9][0-9]* fired=0 missed=[1-9][0-9]* context=path:irqs
 # expect-out: irqs-off: update_process_times stack_end_corruption times=-1 hits=[1-9][0-9]* fired=0 missed=[1-9][0-9]* context=path:preempt
+# expect-out: irqs-off: update_process_times oops_softirq_context times=-1 hits=[1-9][0-9]* fired=0 missed=[1-9][0-9]* context=path:preempt
+# expect-out: softirq: run_timer_softirq stack_end_corruption times=-1 hits=[1-9][0-9]* fired=0 missed=[1-9][0-9]* context=path:preempt
+# expect-out: rcu: __d_lookup_rcu oops_softirq_context times=-1 comm=pc-guest hits=[1-9][0-9]* eligible=[1-9][0-9]* fired=0 missed=[1-9][0-9]* context=path:preempt
 # expect-out: softirq: run_timer_softirq oops_softirq_context times=-1 hits=[1-9][0-9]* fired=0 missed=[1-9][0-9]* context=path:preempt
 # expect-out: rcu: __d_lookup_rcu stack_end_corruption times=-1 comm=pc-guest hits=[1-9][0-9]* eligible=[1-9][0-9]* fired=0 missed=[1-9][0-9]* context=path:preempt
 # expect-out: PC-GUEST-END
@@ -37,5 +48,8 @@ try irqs-off "update_process_times oops_interrupt_context"
 try irqs-off "update_process_times panic_in_hardirq"
 try irqs-off "update_process_times bug_in_hardirq"
 try irqs-off "update_process_times stack_end_corruption"
+try irqs-off "update_process_times oops_softirq_context"
 try softirq "run_timer_softirq oops_softirq_context"
+try softirq "run_timer_softirq stack_end_corruption"
 try rcu "__d_lookup_rcu stack_end_corruption comm=pc-guest" read
+try rcu "__d_lookup_rcu oops_softirq_context comm=pc-guest" read
