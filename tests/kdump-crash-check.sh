@@ -91,7 +91,7 @@ kdump_crash_case() {
 kdump_crash_check() {
 	local series rel sample
 	for series in $kernels; do
-		case $series in debug | clang) continue ;; esac
+		pc_built_kernel "$series" && continue
 		[ "$(pc_series_arch "$series")" = amd64 ] || continue
 		rel=$(pc_kernel_release "$series")
 		for sample in "${kdump_crash_samples[@]}"; do

@@ -125,7 +125,7 @@ vm_case() {
 	local series="" other="" s repro dbg cached
 	for s in $kernels; do
 		[ "$(pc_series_arch "$s")" = amd64 ] || continue
-		case $s in debug | clang) continue ;; esac
+		pc_built_kernel "$s" && continue
 		if [ -z "$series" ]; then series=$s; else other=$s; fi
 	done
 	vm_bad_options

@@ -29,6 +29,13 @@ PC_DEBUG_FRAGMENT=${PC_DEBUG_FRAGMENT:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." 
 PC_CLANG_FRAGMENT=${PC_CLANG_FRAGMENT:-$(dirname "$PC_DEBUG_FRAGMENT")/clang-kernel.config}
 PC_CLANG_LLVM=${PC_CLANG_LLVM:--19}
 
+# pc_built_kernel NAME: NAME is one of the flavours built here (a series
+# of the bench that is neither Debian's nor given as files).
+pc_built_kernel() {
+	case $1 in debug | clang) return 0 ;; esac
+	return 1
+}
+
 # pc_debug_fragments FLAVOUR: the config fragments, in merge order.
 pc_debug_fragments() {
 	case $1 in
