@@ -9,10 +9,6 @@
 # way a crash reaches kdump (panic(), an oops with oops=panic, BUG(), an
 # oops in a hard interrupt).
 kdump_point_types="panic null_dereference bugon oops_interrupt_context"
-# The types of the lane on a kernel that runs its slice (see in_scope; the
-# first x86-64 kernel runs every fatal type).
-kdump_slice_types="panic null_dereference oops_interrupt_context exhaust_stack
-	hardlockup corrupt_stack"
 # On arm64, where each guest boots two kernels under emulation: panic(),
 # an oops in a hard interrupt, a stack overflow (a panic from the
 # overflow handler), an oops at a crash point, a panic while CPU 0 spins
