@@ -12,11 +12,12 @@ kdump_point_types="panic null_dereference bugon oops_interrupt_context"
 # On arm64, where each guest boots two kernels under emulation: panic(),
 # an oops in a hard interrupt, a stack overflow (a panic from the
 # overflow handler), an oops at a crash point, a panic while CPU 0 spins
-# with interrupts off (arm64 6.1 cannot stop it).  No hardlockup: Debian's
+# with interrupts off (arm64 6.1 cannot stop it), and a hard lockup for
+# the watchdog (6.12's buddy detector).  No hardlockup type: Debian's
 # arm64 6.1 has no HARDLOCKUP_DETECTOR, and a type whose option the
 # kernel lacks gets no kdump case (gen-cases.sh).
 kdump_arm64_cases="panic oops_interrupt_context exhaust_stack point_null_dereference
-	cpu1_while_cpu0_irqs_off_arm64"
+	cpu1_while_cpu0_irqs_off_arm64 hardlockup_nmi_watchdog"
 # gen_kdump_cases DIR REL NAME FATE SMP BOOT EXPECT: kdump_NAME.sh (direct)
 # and, for the point spread, kdump_point_NAME.sh.  oops=panic: an oops
 # must end in the capture kernel, as on a production kdump machine.
@@ -44,7 +45,13 @@ gen_kdump_cases() {
 				echo "# expect-out: provoke_crash: $hit_symbol: $name: "
 			fi
 			pc_type_patterns "$rel" "$expect" kdump | sed 's/^/# expect-out: /'
-			echo "# expect-out: PC-KDUMP-DUMP [1-9][0-9]+ bytes"
+			if [ "$(pc_rel_arch "$rel")" = arm64 ] && [[ $rel != 6.1.* ]]; then
+				# Debian 12's makedumpfile (1.7.2) reads no 52-bit
+				# VA arm64 kernel: the log is captured, no dump.
+				echo "# expect-out: VA Bits 52 not supported"
+			else
+				echo "# expect-out: PC-KDUMP-DUMP [1-9][0-9]+ bytes"
+			fi
 			echo "# expect-out: PC-KDUMP-DONE"
 			echo "# reject-out: PC-GUEST-END|PC-KDUMP-LOAD-FAILED|PC-KDUMP-NO-VMCORE"
 			echo "# reject: FAIL:"

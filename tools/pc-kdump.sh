@@ -8,10 +8,16 @@
 # makedumpfile packages on x86-64, from Debian's arm64 ones on arm64.
 # shellcheck shell=bash
 
-# Memory the guest reserves for the capture kernel (of its 512 MiB).
-PC_KDUMP_CMDLINE="crashkernel=128M pc_kdump=1"
-# The same, when the capture kernel is to keep the dump on a disk.
-PC_KDUMP_DISK_CMDLINE="$PC_KDUMP_CMDLINE pc_dump_disk=1"
+# pc_kdump_cmdline REL [disk]: the first kernel's command line for a kdump
+# guest: the memory it reserves for the capture kernel (of its 512 MiB),
+# and with "disk", that the capture kernel keeps the dump on a disk.
+# arm64 6.12's capture kernel (a 40 MB Image, every driver built in) ran
+# out of memory in 128M, parsing its BTF.
+pc_kdump_cmdline() {
+	local mem=128M
+	[ "$(pc_rel_arch "$1")" = arm64 ] && [[ $1 != 6.1.* ]] && mem=192M
+	echo "crashkernel=$mem pc_kdump=1${2:+ pc_dump_disk=1}"
+}
 # The guest's tools, as paths in their root (pc_kdump_tools_root).
 pc_kdump_bins="/sbin/kexec /sbin/vmcore-dmesg /usr/bin/makedumpfile"
 
@@ -102,6 +108,9 @@ pc_kdump_copy_libs() {
 # (fetches arm64's tools on the way).
 pc_kdump_available() {
 	local tool from
+	# An arm64 kernel's config comes with its image, fetched on first use.
+	[ "$(pc_rel_arch "$1")" = arm64 ] && [ ! -f "$(pc_rel_config "$1")" ] &&
+		pc_fetch_arm64 "$1"
 	for tool in CONFIG_KEXEC CONFIG_CRASH_DUMP CONFIG_PROC_VMCORE; do
 		grep -q "^$tool=y" "$(pc_rel_config "$1")" || {
 			echo "$1 is built without $tool"
@@ -109,11 +118,6 @@ pc_kdump_available() {
 		}
 	done
 	if [ "$(pc_rel_arch "$1")" = arm64 ]; then
-		# 6.12's image and layout are another kexec's question, not tried.
-		[[ $1 == 6.1.* ]] || {
-			echo "the arm64 kdump guest is tried on 6.1 only so far"
-			return 1
-		}
 		pc_kdump_fetch_arm64 || return 1
 	fi
 	from=$(pc_kdump_tools_root "$1")
@@ -211,15 +215,17 @@ pc_kdump_disk() {
 
 # pc_kdump_save DISK OUTPUT DIR: from a capture's disk and case output, DIR
 # gets vmcore (kdump-compressed, makedumpfile -R), vmcore-dmesg.txt and
-# capture.txt (the capture's figures).  Fails when there was no capture.
+# capture.txt (the capture's figures).  Fails (1) when there was no
+# capture, and (2) when the capture kernel read the log but kept no dump.
 pc_kdump_save() {
 	local disk=$1 output=$2 dir=$3
 	mkdir -p "$dir"
 	tr -d '\r' <"$output" | sed -n '/^PC-KDUMP-DMESG-BEGIN/,/^PC-KDUMP-DMESG-END/p' |
 		sed '1d;$d' >"$dir/vmcore-dmesg.txt"
 	[ -s "$dir/vmcore-dmesg.txt" ] || return 1
+	grep -q '^PC-KDUMP-DUMP [1-9]' "$output" || return 2
 	makedumpfile -R "$dir/vmcore" <"$disk" >/dev/null 2>"$dir/makedumpfile.log" ||
-		return 1
+		return 2
 	rm -f "$disk" "$dir/makedumpfile.log"
 }
 

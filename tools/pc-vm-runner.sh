@@ -441,14 +441,23 @@ pcv_verdict() {
 pcv_kdump_verdict() {
 	local status=$1 work=$2 rel=$3 keep=$4 table=$5 type pat missing=""
 	echo "=== kdump capture"
-	if ! pc_kdump_save "$work/disk.img" "$work/out.log" "$keep"; then
+	pc_kdump_save "$work/disk.img" "$work/out.log" "$keep"
+	case $? in
+	0) ;;
+	2)
+		echo "provoke-crash-vm: the capture kernel read the crashed kernel's log (in $keep/vmcore-dmesg.txt), but kept no dump; makedumpfile said:"
+		tr -d '\r' <"$work/out.log" | sed -n '/^PC-KDUMP-DUMP /,/^PC-KDUMP-DONE/p' | sed '1d;$d;s/^/  /'
+		exit "$PCV_NO_CAPTURE"
+		;;
+	*)
 		echo "(none: no capture kernel ran, or it saved nothing; the console is in $keep if --keep)"
 		[ "$status" = "$PCV_CRASHED" ] && {
 			echo "provoke-crash-vm: the kernel crashed as asked, but kdump did not capture it"
 			exit "$PCV_NO_CAPTURE"
 		}
 		exit "$status"
-	fi
+		;;
+	esac
 	pc_kdump_note "$work/out.log" | sed 's/^#   //' | tee "$keep/capture.txt"
 	echo "saved in $keep: vmcore ($(stat -c %s "$keep/vmcore") bytes), vmcore-dmesg.txt, capture.txt"
 	[ "$status" = "$PCV_CRASHED" ] || exit "$status"
