@@ -1,10 +1,12 @@
 # kdump_cpu1_while_cpu0_irqs_off on arm64: CPU 0 spins with interrupts
 # off when CPU 1 panics.  arm64 stops other CPUs with an ordinary IPI
-# (6.1 has no pseudo-NMI IPI), which a CPU with interrupts off never
-# takes: the kernel says it failed to stop CPU 0, and that kdump will be
-# unreliable, and jumps into the capture kernel all the same.  The capture
+# (Debian builds 6.1 and 6.12 without pseudo-NMI), which a CPU with
+# interrupts off never takes: the kernel says it failed to stop CPU 0,
+# and that kdump will be unreliable, and jumps into the capture kernel all
+# the same.  The capture
 # works here; the case holds the kernel's words, so that a kernel that
-# does stop CPU 0 fails it and is looked at.
+# does stop CPU 0 fails it and is looked at.  No dump size is asked for:
+# arm64 6.12's 52-bit VA is beyond Debian 12's makedumpfile.
 # needs: CONFIG_ARM64
 # smp: 2
 # kdump: 1
@@ -17,7 +19,6 @@
 # expect-out: CPU: 1 (UID: [0-9]+ )?PID: [0-9]+ Comm: pc-guest
 # expect-out: SMP: failed to stop secondary CPUs 0$
 # expect-out: Some CPUs may be stale, kdump will be unreliable
-# expect-out: PC-KDUMP-DUMP [1-9][0-9]+ bytes
 # expect-out: PC-KDUMP-DONE
 # reject-out: PC-GUEST-END|PC-KDUMP-LOAD-FAILED|PC-KDUMP-NO-VMCORE
 # reject: FAIL:
