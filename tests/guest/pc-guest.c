@@ -31,10 +31,12 @@
  *                              PATTERN, then as write: started before a
  *                              CPU spins with interrupts off, it then
  *                              needs no fork, exec or IPI to act
- *   pc-guest clock             "clock=NS up=SECONDS": nanoseconds on the
- *                              CPU's own counter (the TSC, or arm64's
- *                              virtual counter), which a kexec'd capture
- *                              kernel finds running on, and the uptime
+ *   pc-guest clock             "clock=NS up=SECONDS ticks=N hz=HZ":
+ *                              nanoseconds on the CPU's own counter (the
+ *                              TSC, or arm64's virtual counter), which a
+ *                              kexec'd capture kernel finds running on,
+ *                              the uptime, and the counter and its rate
+ *                              as this kernel knows it
  */
 #define _GNU_SOURCE
 #include <ctype.h>
@@ -390,7 +392,8 @@ static int do_clock(void)
 		printf("unknown\n");
 		return 1;
 	}
-	printf("clock=%.0f up=%.6f\n", ticks / hz * 1e9, up.tv_sec + up.tv_nsec / 1e9);
+	printf("clock=%.0f up=%.6f ticks=%llu hz=%.0f\n", ticks / hz * 1e9,
+	       up.tv_sec + up.tv_nsec / 1e9, ticks, hz);
 	return 0;
 }
 
