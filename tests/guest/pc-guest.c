@@ -31,12 +31,11 @@
  *                              PATTERN, then as write: started before a
  *                              CPU spins with interrupts off, it then
  *                              needs no fork, exec or IPI to act
- *   pc-guest clock             "clock=NS up=SECONDS ticks=N hz=HZ":
- *                              nanoseconds on the CPU's own counter (the
- *                              TSC, or arm64's virtual counter), which a
- *                              kexec'd capture kernel finds running on,
- *                              the uptime, and the counter and its rate
- *                              as this kernel knows it
+ *   pc-guest clock             "up=SECONDS ticks=N hz=HZ": the uptime,
+ *                              and the CPU's own counter (the TSC, or
+ *                              arm64's virtual counter), which a kexec'd
+ *                              capture kernel finds running on, with its
+ *                              rate as this kernel knows it
  */
 #define _GNU_SOURCE
 #include <ctype.h>
@@ -356,8 +355,8 @@ static int do_timelines(const char *file, const char *text)
 }
 
 /*
- * The CPU counter in ns: it runs on across kexec, unlike the kernels' clocks;
- * and this kernel's uptime, read right after it.  A /proc/uptime read by
+ * The CPU counter and its rate: it runs on across kexec, unlike the kernels'
+ * clocks; and this kernel's uptime, read right after it.  A /proc/uptime read by
  * another process came a fork and an exec later, which in a freshly booted
  * emulated arm64 guest put captures 0.26 and 0.41 s before their panics.
  */
@@ -392,8 +391,7 @@ static int do_clock(void)
 		printf("unknown\n");
 		return 1;
 	}
-	printf("clock=%.0f up=%.6f ticks=%llu hz=%.0f\n", ticks / hz * 1e9,
-	       up.tv_sec + up.tv_nsec / 1e9, ticks, hz);
+	printf("up=%.6f ticks=%llu hz=%.0f\n", up.tv_sec + up.tv_nsec / 1e9, ticks, hz);
 	return 0;
 }
 
