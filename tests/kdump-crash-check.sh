@@ -85,9 +85,9 @@ kdump_crash_case() {
 		echo "# no vmlinux-$rel: apt-get download linux-image-$rel-dbg failed"
 		return
 	fi
-	PC_INITRD=$dir/initramfs-kdump.gz
-	pc_kdump_initrd "$rel" "$PC_INITRD" "$PC_OUT/$rel/initramfs.gz" \
-		<(cd "$case_dir/.." && find cases | cpio -o -H newc --quiet | gzip -1)
+	PC_INITRD=$dir/initramfs-kdump.cpio
+	pc_kdump_initrd "$rel" "$PC_INITRD" "$PC_OUT/$rel/initramfs.cpio" \
+		<(cd "$case_dir/.." && find cases | cpio -o -H newc --quiet)
 	PC_INITRD=$PC_INITRD PC_QEMU_EXTRA=$(pc_kdump_disk "$dir/disk.img") \
 		pc_boot "$rel" "kc_$name" "$guest_timeout" "$(pc_kdump_cmdline "$rel" disk) oops=panic" \
 		"$dir/console" "$dir/out" 1 0

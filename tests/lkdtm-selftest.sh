@@ -99,7 +99,7 @@ lkdtm_pack() {
 	[ "$(diff "$PC_OUT/lkdtm-selftest/stack-entropy.sh" "$root/stack-entropy.sh" | grep -c '^[<>]')" = 2 ] ||
 		return 1
 	lkdtm_guest_case >"$root/cases/lkdtm_selftest.sh"
-	(cd "$root" && find . | cpio -o -H newc --quiet | gzip -1) >"$dir/initramfs-lkdtm.gz"
+	(cd "$root" && find . | cpio -o -H newc --quiet) >"$dir/initramfs-lkdtm.cpio"
 }
 
 # lkdtm_expect NAME: run.sh's expected text for test NAME ("call trace:"
@@ -126,7 +126,7 @@ lkdtm_run() {
 	while [ "$from" -le "$n" ]; do
 		k=$((k + 1))
 		out=$res.$k.out con=$res.$k.console
-		PC_INITRD=$PC_OUT/$rel/initramfs-lkdtm.gz pc_boot "$rel" lkdtm_selftest \
+		PC_INITRD=$PC_OUT/$rel/initramfs-lkdtm.cpio pc_boot "$rel" lkdtm_selftest \
 			"$((guest_timeout * 3))" "$boot pc_lkdtm_from=$from" "$con" "$out" 1 0
 		rc=$?
 		tr -d '\r' <"$out" >"$out.txt"
@@ -208,26 +208,26 @@ lkdtm_report() {
 		"$k guest(s)${down:+, kernel down in}${down}; $((SECONDS - start)) s"
 }
 
-# lkdtm_series REL SERIES: queue this series' selftest run (the series
-# loop calls it after packing the initramfs).
-lkdtm_series() {
+# lkdtm_prepare REL SERIES: whether this series runs the selftest (the
+# series' preparation calls it after packing the initramfs): extracts and
+# packs it and returns 0 when a guest is to run it (lkdtm_run); else 1,
+# with its result already written when it has one.
+lkdtm_prepare() {
 	local rel=$1 series=$2
-	echo "$series/lkdtm_selftest" | grep -Eq -- "$filter" || return 0
+	echo "$series/lkdtm_selftest" | grep -Eq -- "$filter" || return 1
 	# The debug kernel (KASAN, lockdep) runs it in check-long only.
-	[ "$series" = debug ] && [ "${PC_DEBUG_SCOPE:-slice}" != full ] && return 0
-	in_shard || return 0
+	[ "$series" = debug ] && [ "${PC_DEBUG_SCOPE:-slice}" != full ] && return 1
+	in_shard || return 1
 	order+=("$series-lkdtm_selftest")
-	[ "$listing" = 1 ] && return 0
+	[ "$listing" = 1 ] && return 1
 	if [ ! -r "$lkdtm_source" ]; then
 		echo "ok $series/lkdtm_selftest # SKIP $lkdtm_source is not installed (linux-source-6.12)" \
 			>"$results/$series-lkdtm_selftest.result"
-		return 0
+		return 1
 	fi
 	if ! lkdtm_extract || ! lkdtm_pack "$rel"; then
 		echo "not ok $series/lkdtm_selftest # could not extract run.sh and tests.txt or pack the guest" \
 			>"$results/$series-lkdtm_selftest.result"
-		return 0
+		return 1
 	fi
-	wait_for_slot
-	lkdtm_run "$rel" "$series" &
 }

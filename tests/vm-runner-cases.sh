@@ -33,7 +33,7 @@ vm_check() {
 }
 
 # vm_result NAME WHY LOG: ok with the lines that prove it, or not ok with
-# the log's tail.
+# the log's tail; appended to $vm_out, else to vm.result.
 vm_result() {
 	local name=$1 why=$2 log=$3
 	if [ -z "$why" ]; then
@@ -55,7 +55,7 @@ vm_result() {
 		echo "not ok vm/$name"
 		echo "# $why"
 		tail -n 30 "$log" | sed 's/^/# /'
-	fi >>"$results/vm.result"
+	fi >>"${vm_out:-$results/vm.result}"
 	pc_log "done vm/$name"
 }
 
@@ -122,7 +122,7 @@ BAD
 # ramoops record read back after the reset, and the times.  Then the
 # runner's other verdicts, each in one guest.
 vm_case() {
-	local series="" other="" s repro dbg cached
+	local series="" other="" s repro cached
 	for s in $kernels; do
 		[ "$(pc_series_arch "$s")" = amd64 ] || continue
 		pc_built_kernel "$s" && continue
@@ -220,15 +220,21 @@ kdump captured the crash: the log read from the dump shows null_dereference' \
 provoke-crash-vm: timed out after 20s$' \
 		--kernel "$series" --arm '@sys@getpgid report' --run 'sleep 600' --timeout 20
 	vm_bench_kernel_files "$series"
-	# A kernel given as paths: the debug kernel's image and build tree,
-	# as its cache holds them (not built here: that takes 13 minutes).
+}
+
+# vm_kernel_paths: a kernel given as paths: the debug kernel's image and
+# build tree, as its cache holds them (not built here: that takes 13
+# minutes).  Run after the series' guests, when the bench has built the
+# debug kernel if it runs it; its result goes to vm-late.result.
+vm_kernel_paths() {
+	local dbg vm_out=$results/vm-late.result
 	if dbg=$(pc_debug_dir debug 2>/dev/null) && [ -f "$dbg/stamp" ]; then
 		vm_check kernel_paths 0 'provoke_crash: __x64_sys_getppid: null_dereference: 
 Oops: .*KASAN
 the kernel crashed as asked: null_dereference' \
 			--kernel "$dbg/build/arch/x86/boot/bzImage" --kdir "$dbg/build" --timeout 400
 	elif echo vm/kernel_paths | grep -Eq -- "$filter"; then
-		echo "ok vm/kernel_paths # SKIP the debug kernel is not built (make debug-kernel)" >>"$results/vm.result"
+		echo "ok vm/kernel_paths # SKIP the debug kernel is not built (make debug-kernel)" >>"$vm_out"
 	fi
 }
 

@@ -67,7 +67,8 @@ pc_debug_dir() {
 	local ver hash
 	ver=$(dpkg-query -W -f='${Version}' "$PC_DEBUG_PACKAGE" 2>/dev/null) ||
 		pc_die "$PC_DEBUG_PACKAGE is not installed"
-	hash=$({ pc_debug_wanted "$1" && pc_debug_make "$1"; } | sha256sum | cut -c1-12)
+	hash=$({ pc_debug_wanted "$1" && pc_debug_make "$1" && pc_debug_unbroken "$1"; } |
+		sha256sum | cut -c1-12)
 	echo "${XDG_CACHE_HOME:-$HOME/.cache}/provoke-crash/$1-${ver//[^A-Za-z0-9.+-]/_}-$hash"
 }
 
@@ -80,6 +81,28 @@ pc_debug_wanted() {
 	sed -n -e 's/^\(CONFIG_[A-Z0-9_]*=.*\)$/\1/p' \
 		-e 's/^# \(CONFIG_[A-Z0-9_]*\) is not set$/\1=n/p' $frags |
 		tac | awk -F= '!seen[$1]++' | tac
+}
+
+# pc_debug_unbroken FLAVOUR: the options whose "depends on BROKEN" the
+# fragments' "# unbreak: CONFIG_X why" lines drop from the source tree (an
+# experimental option whose help says to drop that line to try it).
+pc_debug_unbroken() {
+	# shellcheck disable=SC2046
+	sed -n 's/^# unbreak: CONFIG_\([A-Z0-9_]*\) .*/\1/p' $(pc_debug_fragments "$1")
+}
+
+# pc_debug_unbreak FLAVOUR SRC: drops "depends on BROKEN" from the Kconfig
+# entry of each pc_debug_unbroken option in the tree SRC; fails if an
+# entry is not found or had no such line.
+pc_debug_unbreak() {
+	local sym file before
+	for sym in $(pc_debug_unbroken "$1"); do
+		file=$(grep -rlx --include='Kconfig*' "config $sym" "$2") || return 1
+		before=$(wc -l <"$file")
+		sed -i "/^config $sym\$/,/^config /{/^[[:space:]]*depends on BROKEN\$/d}" "$file"
+		[ "$(wc -l <"$file")" -lt "$before" ] || return 1
+		pc_log "$1 kernel: dropped 'depends on BROKEN' from $sym (${file#"$2"/})"
+	done
 }
 
 # pc_debug_verify FLAVOUR CONFIG: every wanted value is in CONFIG, and so
@@ -147,6 +170,8 @@ pc_debug_kernel() {
 		mkdir -p "$src.tmp"
 		tar -C "$src.tmp" --strip-components=1 -xf "$PC_DEBUG_TARBALL" ||
 			pc_die "could not unpack $PC_DEBUG_TARBALL"
+		pc_debug_unbreak "$flavour" "$src.tmp" ||
+			pc_die "$flavour kernel: an unbreak: line's option has no 'depends on BROKEN' to drop"
 		touch "$src.tmp/.pc-unpacked"
 		mv "$src.tmp" "$src"
 	fi

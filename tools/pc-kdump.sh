@@ -155,7 +155,7 @@ pc_file_uint() {
 	od -An -t "u$3" -j "$2" -N "$3" "$1" | tr -d ' '
 }
 
-# pc_kdump_extra REL: $PC_OUT/REL/kdump-extra.gz, the second archive.
+# pc_kdump_extra REL: $PC_OUT/REL/kdump-extra.cpio, the second archive.
 pc_kdump_extra() {
 	local rel=$1 dir=$PC_OUT/$1 from tools root cap image off
 	from=$(pc_rel_root "$rel")
@@ -175,7 +175,7 @@ pc_kdump_extra() {
 		drivers/virtio/virtio_pci_legacy_dev drivers/virtio/virtio_pci_modern_dev \
 		drivers/virtio/virtio_pci drivers/block/virtio_blk
 	pc_copy_out_modules "$rel" "$cap"
-	(cd "$cap" && find . | cpio -o -H newc --quiet | gzip -1) >"$root/kdump/capture.gz"
+	(cd "$cap" && find . | cpio -o -H newc --quiet) >"$root/kdump/capture.cpio"
 	image=$from/boot/vmlinuz-$rel
 	cp "$image" "$root/kdump/vmlinuz"
 	if [ "$(pc_rel_arch "$rel")" = arm64 ]; then
@@ -187,21 +187,21 @@ pc_kdump_extra() {
 	fi
 	cp "$PC_ROOT/tests/guest/kdump-load.sh" "$root/kdump/load.sh"
 	pc_kdump_copy_bins "$tools" "$root" /sbin/kexec || return 1
-	(cd "$root" && find . | cpio -o -H newc --quiet | gzip -1) >"$dir/kdump-extra.gz"
+	(cd "$root" && find . | cpio -o -H newc --quiet) >"$dir/kdump-extra.cpio"
 }
 
 # pc_kdump_initrd REL OUT [ARCHIVE...]: OUT, a kdump guest's initramfs:
-# the ARCHIVEs (default REL's initramfs.gz), then pc_kdump_extra's.
+# the ARCHIVEs (default REL's initramfs.cpio), then pc_kdump_extra's.
 pc_kdump_initrd() {
 	local rel=$1 out=$2
 	shift 2
-	[ $# -gt 0 ] || set -- "$PC_OUT/$rel/initramfs.gz"
-	cat "$@" "$PC_OUT/$rel/kdump-extra.gz" >"$out"
+	[ $# -gt 0 ] || set -- "$PC_OUT/$rel/initramfs.cpio"
+	cat "$@" "$PC_OUT/$rel/kdump-extra.cpio" >"$out"
 }
 
-# pc_kdump_pack REL: $PC_OUT/REL/initramfs-kdump.gz, after pc_pack_initramfs.
+# pc_kdump_pack REL: $PC_OUT/REL/initramfs-kdump.cpio, after pc_pack_initramfs.
 pc_kdump_pack() {
-	pc_kdump_extra "$1" && pc_kdump_initrd "$1" "$PC_OUT/$1/initramfs-kdump.gz"
+	pc_kdump_extra "$1" && pc_kdump_initrd "$1" "$PC_OUT/$1/initramfs-kdump.cpio"
 }
 
 # pc_kdump_disk FILE: a QEMU option for a blank disk FILE that the capture

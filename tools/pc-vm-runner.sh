@@ -119,13 +119,13 @@ pcv_initramfs() {
 	key="$key $(cd "$PC_ROOT" && find tests/guest tools/pc-vm-lib.sh -type f | LC_ALL=C sort |
 		xargs sha256sum | sha256sum | cut -c1-16)"
 	if [ "$(cat "$dir/initramfs-base.key" 2>/dev/null)" != "$key" ] ||
-		[ ! -f "$dir/initramfs-base.gz" ]; then
+		[ ! -f "$dir/initramfs-base.cpio" ]; then
 		pc_pack_initramfs "$rel" "" || return 1
-		mv "$dir/initramfs.gz" "$dir/initramfs-base.gz"
+		mv "$dir/initramfs.cpio" "$dir/initramfs-base.cpio"
 		echo "$key" >"$dir/initramfs-base.key"
 	fi
-	(cd "$work/root" && find . | cpio -o -H newc --quiet | gzip -1) >"$work/run.gz" &&
-		cat "$dir/initramfs-base.gz" "$work/run.gz" >"$work/initrd"
+	(cd "$work/root" && find . | cpio -o -H newc --quiet) >"$work/run.cpio" &&
+		cat "$dir/initramfs-base.cpio" "$work/run.cpio" >"$work/initrd"
 }
 
 # pcv_guest_script: the script /init sources in the guest, as PID 1.

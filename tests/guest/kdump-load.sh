@@ -38,7 +38,7 @@ aarch64)
 	args="console=ttyS0 $args no_timer_check"
 	;;
 esac
-if kexec -p -i /kdump/vmlinuz --initrd=/kdump/capture.gz --append="$args" \
+if kexec -p -i /kdump/vmlinuz --initrd=/kdump/capture.cpio --append="$args" \
 	2>/tmp/kexec.err; then
 	echo "PC-KDUMP-LOADED $(cat /sys/kernel/kexec_crash_size) bytes reserved"
 else

@@ -31,6 +31,10 @@
  *                              PATTERN, then as write: started before a
  *                              CPU spins with interrupts off, it then
  *                              needs no fork, exec or IPI to act
+ *   pc-guest copy FILE         copy stdin to FILE, print the bytes
+ *                              copied: one process and big reads, where
+ *                              tee and wc took 1.1 s more of a 22 MB dump
+ *                              under TCG
  *   pc-guest clock             "up=SECONDS ticks=N hz=HZ": the uptime,
  *                              and the CPU's own counter (the TSC, or
  *                              arm64's virtual counter), which a kexec'd
@@ -395,6 +399,33 @@ static int do_clock(void)
 	return 0;
 }
 
+/* Copy stdin to @file; print the bytes copied. */
+static int do_copy(const char *file)
+{
+	static char buf[1 << 20];
+	long long total = 0;
+	ssize_t n, done, w;
+	int fd = open(file, O_WRONLY);
+
+	if (fd < 0) {
+		fprintf(stderr, "copy: %s: %s\n", file, strerror(errno));
+		return 1;
+	}
+	while ((n = read(0, buf, sizeof(buf))) > 0) {
+		for (done = 0; done < n; done += w) {
+			w = write(fd, buf + done, n - done);
+			if (w < 0) {
+				fprintf(stderr, "copy: %s: %s\n", file, strerror(errno));
+				close(fd);
+				return 1;
+			}
+		}
+		total += n;
+	}
+	printf("%lld\n", total);
+	return close(fd) || n < 0;
+}
+
 int main(int argc, char **argv)
 {
 	setvbuf(stdout, NULL, _IOLBF, 0);
@@ -422,10 +453,12 @@ int main(int argc, char **argv)
 		return do_tryoffsets(argv[2], argv[3], atol(argv[4]), argv[5]);
 	if (argc == 2 && !strcmp(argv[1], "clock"))
 		return do_clock();
+	if (argc == 3 && !strcmp(argv[1], "copy"))
+		return do_copy(argv[2]);
 	fprintf(stderr, "usage: pc-guest write FILE TEXT | hit SYSCALL N |\n"
 		"       pc-guest cycle FILE N ARM DISARM | time SYSCALL N |\n"
 		"       pc-guest timewrite FILE TEXT | timelines FILE TEXT |\n"
-		"       pc-guest refuse FILE N TEXT | read FILE | clock |\n"
+		"       pc-guest refuse FILE N TEXT | read FILE | clock | copy FILE |\n"
 		"       pc-guest nocapwrite FILE TEXT | onlog PATTERN FILE TEXT |\n"
 		"       pc-guest tryoffsets FILE SYMBOL SIZE TYPE\n");
 	return 2;

@@ -1,0 +1,113 @@
+# SPDX-License-Identifier: GPL-2.0
+# Preparing a series for its guests, sourced by tests/run: the module
+# built, the cases generated, scoped and sorted into batches and single
+# guests, the initramfs packed.  tests/run prepares the series one after
+# another in the background while the guests of those already prepared
+# run: a series' build and packing (a minute or more, much of it on one
+# CPU) no longer leaves the guests' CPUs idle in between.
+# Uses tests/run's $scratch, $results, $filter, $listing, $host_tool,
+# in_scope, in_shard, has_config and make_batch; sets $hit_symbol and
+# $kdump_here for gen-cases.sh.
+# shellcheck shell=bash
+
+# prepare_series K SERIES: prepares the K-th series of $kernels.  Writes,
+# under $scratch/prep: K.order (its results' names, in KTAP order), K.jobs
+# (one guest per line: "lkdtm", "batch FILE" or "single FILE"), and last
+# K.ready, its kernel release.  A case that needs what the kernel lacks
+# gets its SKIP result here, unbooted.
+prepare_series() {
+	local k=$1 series=$2 prep=$scratch/prep rel cases why f n word missing first
+	local boot i members singles=() batched=() batches=() lkdtm=0
+	first=${#order[@]}
+	rel=$(pc_kernel_release "$series") || pc_die "no $series kernel to test (why: above)"
+	# A syscall that only the case's own pc-guest makes.
+	hit_symbol=$(echo @sys@getppid | sed "$(pc_case_sed "$rel")")
+	if [ "$listing" = 0 ]; then
+		pc_log "building for $rel"
+		pc_build "$rel"
+	fi
+	cases=$scratch/$rel/cases
+	rm -rf "$cases"
+	mkdir -p "$cases"
+	"$host_tool" types --table --arch "$(pc_rel_arch "$rel")" >"$cases/types.tsv"
+	kdump_here=0
+	if why=$(pc_kdump_available "$rel"); then
+		kdump_here=1
+	else
+		pc_log "no kdump lane on $rel: $why"
+	fi
+	while IFS=$'\t' read -r name category context fate needs expect _desc; do
+		gen_type_cases "$cases" "$rel" "$name" "$category" "$context" "$fate" \
+			"$needs" "$expect"
+	done <"$cases/types.tsv"
+	for f in "$PC_ROOT"/tests/cases/*.sh; do
+		sed "$(pc_case_sed "$rel")" "$f" >"$cases/$(basename "$f")"
+	done
+	for f in "$cases"/*.sh; do
+		n=$(basename "$f" .sh)
+		echo "$series/$n" | grep -Eq -- "$filter" || continue
+		in_scope "$series" "$n" || continue
+		in_shard || continue
+		order+=("$series-$n")
+		missing=""
+		for word in $(sed -n 's/^# needs: //p' "$f"); do
+			case $word in
+			!*) has_config "$rel" "${word#!}" && missing="$missing $word" ;;
+			*) has_config "$rel" "$word" || missing="$missing $word" ;;
+			esac
+		done
+		if [ -n "$missing" ]; then
+			echo "ok $series/$n # SKIP needs$missing, which $rel does not meet" >"$results/$series-$n.result"
+			continue
+		fi
+		if grep -q '^# kdump: 1' "$f" && [ "$kdump_here" = 0 ]; then
+			echo "ok $series/$n # SKIP no kdump guest on $rel: $(pc_kdump_available "$rel")" \
+				>"$results/$series-$n.result"
+			continue
+		fi
+		if grep -q '^# batch-ok' "$f"; then
+			batched+=("$f")
+		else
+			singles+=("$f")
+		fi
+	done
+	if [ "$listing" = 0 ]; then
+		# One batch per distinct command line: boot parameters can
+		# clash (slub_debug poisoning turns init_on_alloc off for those
+		# caches).
+		i=0
+		while IFS= read -r boot; do
+			i=$((i + 1))
+			members=()
+			for f in "${batched[@]}"; do
+				[ "$(sed -n 's/^# boot://p' "$f")" = "$boot" ] && members+=("$f")
+			done
+			make_batch "$cases/zz_batch_$i.sh" "${members[@]}"
+			batches+=("$cases/zz_batch_$i.sh")
+		done < <(for f in "${batched[@]}"; do
+			# A case without a boot line shares the plain command line.
+			sed -n 's/^# boot://p' "$f" | grep . || echo
+		done | sort -u)
+		pc_pack_initramfs "$rel" "$cases"
+		[ "$kdump_here" = 1 ] && pc_kdump_pack "$rel"
+	fi
+	lkdtm_prepare "$rel" "$series" && lkdtm=1
+	mkdir -p "$prep"
+	printf '%s\n' "${order[@]:first}" | grep . >"$prep/$k.order"
+	{
+		[ $lkdtm = 1 ] && echo lkdtm
+		for f in "${batches[@]}"; do echo "batch $f"; done
+		for f in "${singles[@]}"; do echo "single $f"; done
+	} >"$prep/$k.jobs"
+	echo "$rel" >"$prep/$k.ready"
+}
+
+# prepare_all: prepare_series for each series of $kernels, in order.
+prepare_all() {
+	local k=0 series
+	rm -rf "$scratch/prep"
+	for series in $kernels; do
+		k=$((k + 1))
+		prepare_series "$k" "$series"
+	done
+}
