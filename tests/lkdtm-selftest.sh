@@ -21,8 +21,9 @@
 # applets before anything on PATH, so its "dmesg --follow" reads
 # /dev/kmsg instead (records that end with the same words).
 #
-# Uses tests/run's $results, $filter, $order, $listing, in_shard,
-# wait_for_slot and pc-vm-lib.sh.
+# Uses tests/run's $results, $filter, $order, $listing, in_shard and
+# pc-vm-lib.sh (tests/prepare-series.sh calls lkdtm_prepare, tests/run
+# forks lkdtm_run).
 # shellcheck shell=bash disable=SC2154
 
 lkdtm_source=${PC_LKDTM_SOURCE:-/usr/src/linux-source-6.12.tar.xz}
@@ -82,8 +83,8 @@ cd /
 GUEST
 }
 
-# lkdtm_pack REL: the release's initramfs (already packed by the series
-# loop) with the selftest, comm and the case added.
+# lkdtm_pack REL: the release's initramfs (already packed by prepare_series)
+# with the selftest, comm and the case added.
 lkdtm_pack() {
 	local rel=$1 dir=$PC_OUT/$1 cc=gcc root
 	[ "$(pc_rel_arch "$rel")" = arm64 ] && cc=aarch64-linux-gnu-gcc

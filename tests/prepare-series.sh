@@ -7,8 +7,11 @@
 # CPU) no longer leaves the guests' CPUs idle in between.
 # Uses tests/run's $scratch, $results, $filter, $listing, $host_tool,
 # in_scope, in_shard, has_config and make_batch; sets $hit_symbol and
-# $kdump_here for gen-cases.sh.
-# shellcheck shell=bash
+# $kdump_here for gen-cases.sh, appends to $order and moves in_shard's
+# count on (lkdtm_prepare too), in the same order as a listing does.  In a
+# run it is a subshell: only the files under $scratch/prep and the SKIP
+# results it writes reach tests/run.
+# shellcheck shell=bash disable=SC2154,SC2034
 
 # prepare_series K SERIES: prepares the K-th series of $kernels.  Writes,
 # under $scratch/prep: K.order (its results' names, in KTAP order), K.jobs
@@ -19,7 +22,11 @@ prepare_series() {
 	local k=$1 series=$2 prep=$scratch/prep rel cases why f n word missing first
 	local boot i members singles=() batched=() batches=() lkdtm=0
 	first=${#order[@]}
+	# A built kernel not in the cache yet is built here, at low priority
+	# beside the guests of the series before it.
+	pc_built_kernel "$series" && renice -n 19 "$BASHPID" >/dev/null
 	rel=$(pc_kernel_release "$series") || pc_die "no $series kernel to test (why: above)"
+	renice -n 0 "$BASHPID" >/dev/null 2>&1
 	# A syscall that only the case's own pc-guest makes.
 	hit_symbol=$(echo @sys@getppid | sed "$(pc_case_sed "$rel")")
 	if [ "$listing" = 0 ]; then
@@ -92,20 +99,20 @@ prepare_series() {
 		[ "$kdump_here" = 1 ] && pc_kdump_pack "$rel"
 	fi
 	lkdtm_prepare "$rel" "$series" && lkdtm=1
-	mkdir -p "$prep"
 	printf '%s\n' "${order[@]:first}" | grep . >"$prep/$k.order"
 	{
 		[ $lkdtm = 1 ] && echo lkdtm
 		for f in "${batches[@]}"; do echo "batch $f"; done
 		for f in "${singles[@]}"; do echo "single $f"; done
 	} >"$prep/$k.jobs"
-	echo "$rel" >"$prep/$k.ready"
+	# Written whole, then renamed: tests/run polls for it.
+	echo "$rel" >"$prep/$k.ready.tmp" && mv "$prep/$k.ready.tmp" "$prep/$k.ready"
 }
 
-# prepare_all: prepare_series for each series of $kernels, in order.
+# prepare_all: prepare_series for each series of $kernels, in order, into
+# an empty $scratch/prep (tests/run empties it before it starts this).
 prepare_all() {
 	local k=0 series
-	rm -rf "$scratch/prep"
 	for series in $kernels; do
 		k=$((k + 1))
 		prepare_series "$k" "$series"

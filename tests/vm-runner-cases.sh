@@ -10,14 +10,15 @@
 # vm_check NAME STATUS PATTERNS ARGS...: run the VM runner with ARGS as a
 # user would; it must exit with STATUS and print every line of PATTERNS
 # (EREs; one that starts with ! must not appear).  Appends the case's
-# result to vm.result.  VM_RUN, if set, is a command put before the
-# runner (the pty driver).
+# result to $vm_out (default vm.result); the runner's build directory is
+# $vm_dir (default $PC_OUT/vm).  VM_RUN, if set, is a command put before
+# the runner (the pty driver).
 vm_check() {
 	local name=$1 want=$2 pats=$3 log=$results/vm-$1.log why="" rc pat
 	shift 3
 	echo "vm/$name" | grep -Eq -- "$filter" || return 0
 	# shellcheck disable=SC2086
-	PC_OUT=$PC_OUT/vm ${VM_RUN:-} "$PC_ROOT/tools/provoke-crash-vm" "$@" >"$log" 2>&1
+	PC_OUT=${vm_dir:-$PC_OUT/vm} ${VM_RUN:-} "$PC_ROOT/tools/provoke-crash-vm" "$@" >"$log" 2>&1
 	rc=$?
 	tr -d '\r' <"$log" >"$log.txt"
 	[ $rc = "$want" ] || why="exit status $rc, expected $want"
@@ -225,9 +226,15 @@ provoke-crash-vm: timed out after 20s$' \
 # vm_kernel_paths: a kernel given as paths: the debug kernel's image and
 # build tree, as its cache holds them (not built here: that takes 13
 # minutes).  Run after the series' guests, when the bench has built the
-# debug kernel if it runs it; its result goes to vm-late.result.
+# debug kernel if it runs it, and only with a Debian x86-64 series (as
+# vm_case); its result goes to vm-late.result, its build to vm-late/ (the
+# two may overlap).
 vm_kernel_paths() {
-	local dbg vm_out=$results/vm-late.result
+	local dbg s vm_out=$results/vm-late.result vm_dir=$PC_OUT/vm-late debian=0
+	for s in $kernels; do
+		[ "$(pc_series_arch "$s")" = amd64 ] && ! pc_built_kernel "$s" && debian=1
+	done
+	[ $debian = 1 ] || return 0
 	if dbg=$(pc_debug_dir debug 2>/dev/null) && [ -f "$dbg/stamp" ]; then
 		vm_check kernel_paths 0 'provoke_crash: __x64_sys_getppid: null_dereference: 
 Oops: .*KASAN

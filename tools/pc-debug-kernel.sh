@@ -91,16 +91,19 @@ pc_debug_unbroken() {
 	sed -n 's/^# unbreak: CONFIG_\([A-Z0-9_]*\) .*/\1/p' $(pc_debug_fragments "$1")
 }
 
-# pc_debug_unbreak FLAVOUR SRC: drops "depends on BROKEN" from the Kconfig
-# entry of each pc_debug_unbroken option in the tree SRC; fails if an
-# entry is not found or had no such line.
+# pc_debug_unbreak FLAVOUR SRC: drops the one "depends on BROKEN" line of
+# the Kconfig entry of each pc_debug_unbroken option in the tree SRC (the
+# entry ends at the next line that starts one, or a menu, an if or a
+# source); fails if the option is not defined in exactly one file or its
+# entry has no such line.
 pc_debug_unbreak() {
 	local sym file before
 	for sym in $(pc_debug_unbroken "$1"); do
-		file=$(grep -rlx --include='Kconfig*' "config $sym" "$2") || return 1
+		file=$(grep -rlxF --include='Kconfig*' "config $sym" "$2")
+		[ -n "$file" ] && [ "$(echo "$file" | wc -l)" = 1 ] || return 1
 		before=$(wc -l <"$file")
-		sed -i "/^config $sym\$/,/^config /{/^[[:space:]]*depends on BROKEN\$/d}" "$file"
-		[ "$(wc -l <"$file")" -lt "$before" ] || return 1
+		sed -i -E "/^config $sym\$/,/^(config|menuconfig|choice|endchoice|menu|endmenu|if|endif|comment|source)([[:space:]]|\$)/{/^[[:space:]]*depends on BROKEN\$/d}" "$file"
+		[ "$(wc -l <"$file")" = $((before - 1)) ] || return 1
 		pc_log "$1 kernel: dropped 'depends on BROKEN' from $sym (${file#"$2"/})"
 	done
 }

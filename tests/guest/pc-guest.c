@@ -399,31 +399,41 @@ static int do_clock(void)
 	return 0;
 }
 
-/* Copy stdin to @file; print the bytes copied. */
+/*
+ * Copy stdin to @file; print the bytes copied, also when a read or a
+ * write fails (then with the error on stderr, and status 1).
+ */
 static int do_copy(const char *file)
 {
 	static char buf[1 << 20];
 	long long total = 0;
 	ssize_t n, done, w;
-	int fd = open(file, O_WRONLY);
+	const char *failed = NULL;
+	int fd = open(file, O_WRONLY | O_CREAT | O_TRUNC, 0644);
 
 	if (fd < 0) {
 		fprintf(stderr, "copy: %s: %s\n", file, strerror(errno));
+		printf("0\n");
 		return 1;
 	}
-	while ((n = read(0, buf, sizeof(buf))) > 0) {
+	while (!failed && (n = read(0, buf, sizeof(buf))) > 0) {
 		for (done = 0; done < n; done += w) {
 			w = write(fd, buf + done, n - done);
-			if (w < 0) {
-				fprintf(stderr, "copy: %s: %s\n", file, strerror(errno));
-				close(fd);
-				return 1;
+			if (w <= 0) {
+				failed = w ? strerror(errno) : "wrote nothing";
+				break;
 			}
+			total += w;
 		}
-		total += n;
 	}
+	if (!failed && n < 0)
+		failed = strerror(errno);
+	if (close(fd) && !failed)
+		failed = strerror(errno);
+	if (failed)
+		fprintf(stderr, "copy: %s: %s after %lld bytes\n", file, failed, total);
 	printf("%lld\n", total);
-	return close(fd) || n < 0;
+	return failed != NULL;
 }
 
 int main(int argc, char **argv)
