@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
-# Preparing a series for its guests, sourced by tests/run: the module
-# built, the cases generated, scoped and sorted into batches and single
-# guests, the initramfs packed.  tests/run prepares the series one after
+# Preparing a series for its guests, sourced by tests/run: the cases
+# generated, scoped and sorted into batches and single guests, the module
+# built, the initramfs packed.  tests/run prepares the series one after
 # another in the background while the guests of those already prepared
 # run: a series' build and packing (a minute or more, much of it on one
 # CPU) no longer leaves the guests' CPUs idle in between.
@@ -29,10 +29,6 @@ prepare_series() {
 	renice -n 0 "$BASHPID" >/dev/null 2>&1
 	# A syscall that only the case's own pc-guest makes.
 	hit_symbol=$(echo @sys@getppid | sed "$(pc_case_sed "$rel")")
-	if [ "$listing" = 0 ]; then
-		pc_log "building for $rel"
-		pc_build "$rel"
-	fi
 	cases=$scratch/$rel/cases
 	rm -rf "$cases"
 	mkdir -p "$cases"
@@ -74,11 +70,18 @@ prepare_series() {
 		fi
 		if grep -q '^# batch-ok' "$f"; then
 			batched+=("$f")
+		elif [ -f "$PC_ROOT/tests/cases/$n.sh" ]; then
+			# Hand-written cases first: the races among them are the
+			# longest guests, which would end the run late.
+			singles=("$f" "${singles[@]}")
 		else
 			singles+=("$f")
 		fi
 	done
 	if [ "$listing" = 0 ]; then
+		# The twin module only for the case that loads it.
+		pc_log "building for $rel"
+		pc_build "$rel" "$([[ " ${singles[*]} " == *"/dir_taken.sh "* ]] && echo 1 || echo 0)"
 		# One batch per distinct command line: boot parameters can
 		# clash (slub_debug poisoning turns init_on_alloc off for those
 		# caches).

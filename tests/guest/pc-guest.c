@@ -433,7 +433,7 @@ static int do_copy(const char *file)
 	if (failed)
 		fprintf(stderr, "copy: %s: %s after %lld bytes\n", file, failed, total);
 	printf("%lld\n", total);
-	return failed != NULL;
+	return !!failed;
 }
 
 int main(int argc, char **argv)
