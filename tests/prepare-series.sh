@@ -20,13 +20,12 @@
 # gets its SKIP result here, unbooted.
 prepare_series() {
 	local k=$1 series=$2 prep=$scratch/prep rel cases why f n word missing first
-	local boot i members singles=() batched=() batches=() lkdtm=0
+	local boot i members singles=() hand=() batched=() batches=() lkdtm=0 twin=0
 	first=${#order[@]}
 	# A built kernel not in the cache yet is built here, at low priority
 	# beside the guests of the series before it.
-	pc_built_kernel "$series" && renice -n 19 "$BASHPID" >/dev/null
-	rel=$(pc_kernel_release "$series") || pc_die "no $series kernel to test (why: above)"
-	renice -n 0 "$BASHPID" >/dev/null 2>&1
+	rel=$(pc_built_kernel "$series" && renice -n 19 "$BASHPID" >/dev/null
+		pc_kernel_release "$series") || pc_die "no $series kernel to test (why: above)"
 	# A syscall that only the case's own pc-guest makes.
 	hit_symbol=$(echo @sys@getppid | sed "$(pc_case_sed "$rel")")
 	cases=$scratch/$rel/cases
@@ -68,20 +67,22 @@ prepare_series() {
 				>"$results/$series-$n.result"
 			continue
 		fi
+		# The twin module only for a case that loads it.
+		grep -q 'provoke_crash_twin\.ko' "$f" && twin=1
 		if grep -q '^# batch-ok' "$f"; then
 			batched+=("$f")
 		elif [ -f "$PC_ROOT/tests/cases/$n.sh" ]; then
-			# Hand-written cases first: the races among them are the
-			# longest guests, which would end the run late.
-			singles=("$f" "${singles[@]}")
+			hand+=("$f")
 		else
 			singles+=("$f")
 		fi
 	done
+	# Hand-written cases first: the races among them are the longest
+	# guests, which would end the run late.
+	singles=("${hand[@]}" "${singles[@]}")
 	if [ "$listing" = 0 ]; then
-		# The twin module only for the case that loads it.
 		pc_log "building for $rel"
-		pc_build "$rel" "$([[ " ${singles[*]} " == *"/dir_taken.sh "* ]] && echo 1 || echo 0)"
+		pc_build "$rel" "$twin"
 		# One batch per distinct command line: boot parameters can
 		# clash (slub_debug poisoning turns init_on_alloc off for those
 		# caches).

@@ -225,8 +225,8 @@ provoke-crash-vm: timed out after 20s$' \
 
 # vm_kernel_paths: a kernel given as paths: the debug kernel's image and
 # build tree, as its cache holds them (not built here: that takes 13
-# minutes).  Run after the series' guests, when the bench has built the
-# debug kernel if it runs it, and only with a Debian x86-64 series (as
+# minutes).  Run when the bench reaches its debug series (the kernel is
+# built then), or after the series, and only with a Debian x86-64 series (as
 # vm_case); its result goes to vm-late.result, its build to vm-late/ (the
 # two may overlap).
 vm_kernel_paths() {

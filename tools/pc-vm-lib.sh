@@ -201,6 +201,7 @@ pc_build() {
 	# The module and its twin at once, each on every CPU: a series'
 	# build is what its guests wait for.
 	pids=()
+	rm -f "$log".*
 	for m in module $([ "$twin" = 1 ] && echo twin); do
 		make -C "$kdir" "${cross[@]}" M="$dir/src/$m" W=1 -j"$(nproc)" modules \
 			>"$log.$m" 2>&1 &

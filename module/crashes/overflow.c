@@ -10,6 +10,7 @@
  * must compute it; a wrapped value harms nothing.
  */
 #include <linux/atomic.h>
+#include <linux/build_bug.h>
 #include <linux/compiler.h>
 #include <linux/kernel.h>
 #include <linux/limits.h>
@@ -17,9 +18,10 @@
 #include "../provoke_crash.h"
 
 /*
- * UBSAN reports each place once a boot: two places for each type, one per
- * run, so that a boot can run it directly and at a point (the bench's
- * shared guest does).  Not inlined, so that each keeps its own check.
+ * UBSAN reports each place once (a flag in this module's data, until it is
+ * reloaded): two places for each type, one per run, so that one load can
+ * run it directly and at a point (the bench's shared guest does).  Not
+ * inlined, so that each keeps its own check.
  */
 #define PC_WRAP_SITES	2
 
@@ -60,7 +62,11 @@ int pc_crash_overflow_signed(void)
 	OPTIMIZER_HIDE_VAR(value);
 	value += 1;
 	pr_info("overflow_signed: adding 4 to %d\n", value);
-	value = site ? pc_signed_add_site1(value) : pc_signed_add_site0(value);
+	BUILD_BUG_ON(PC_WRAP_SITES != 2);
+	if (site)
+		value = pc_signed_add_site1(value);
+	else
+		value = pc_signed_add_site0(value);
 	pr_info("overflow_signed: the sum wrapped to %d\n", value);
 	return 0;
 }
@@ -82,7 +88,11 @@ int pc_crash_overflow_unsigned(void)
 	OPTIMIZER_HIDE_VAR(value);
 	value += 1;
 	pr_info("overflow_unsigned: adding 4 to %u\n", value);
-	value = site ? pc_unsigned_add_site1(value) : pc_unsigned_add_site0(value);
+	BUILD_BUG_ON(PC_WRAP_SITES != 2);
+	if (site)
+		value = pc_unsigned_add_site1(value);
+	else
+		value = pc_unsigned_add_site0(value);
 	pr_info("overflow_unsigned: the sum wrapped to %u\n", value);
 	return 0;
 }
