@@ -63,7 +63,7 @@ prepare_series() {
 			continue
 		fi
 		if grep -q '^# kdump: 1' "$f" && [ "$kdump_here" = 0 ]; then
-			echo "ok $series/$n # SKIP no kdump guest on $rel: $(pc_kdump_available "$rel")" \
+			echo "ok $series/$n # SKIP no kdump guest on $rel: $why" \
 				>"$results/$series-$n.result"
 			continue
 		fi

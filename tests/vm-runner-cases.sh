@@ -122,11 +122,18 @@ BAD
 # kernel's own report, the trace with the ftrace trampoline named, the
 # ramoops record read back after the reset, and the times.  Then the
 # runner's other verdicts, each in one guest.
+# vm_debian_x86_series: the run's Debian x86-64 series, one a line.
+vm_debian_x86_series() {
+	local s
+	for s in $kernels; do
+		[ "$(pc_series_arch "$s")" = amd64 ] && ! pc_built_kernel "$s" && echo "$s"
+	done
+	return 0
+}
+
 vm_case() {
 	local series="" other="" s repro cached
-	for s in $kernels; do
-		[ "$(pc_series_arch "$s")" = amd64 ] || continue
-		pc_built_kernel "$s" && continue
+	for s in $(vm_debian_x86_series); do
 		if [ -z "$series" ]; then series=$s; else other=$s; fi
 	done
 	vm_bad_options
@@ -230,11 +237,8 @@ provoke-crash-vm: timed out after 20s$' \
 # vm_case); its result goes to vm-late.result, its build to vm-late/ (the
 # two may overlap).
 vm_kernel_paths() {
-	local dbg s vm_out=$results/vm-late.result vm_dir=$PC_OUT/vm-late debian=0
-	for s in $kernels; do
-		[ "$(pc_series_arch "$s")" = amd64 ] && ! pc_built_kernel "$s" && debian=1
-	done
-	[ $debian = 1 ] || return 0
+	local dbg vm_out=$results/vm-late.result vm_dir=$PC_OUT/vm-late
+	[ -n "$(vm_debian_x86_series)" ] || return 0
 	if dbg=$(pc_debug_dir debug 2>/dev/null) && [ -f "$dbg/stamp" ]; then
 		vm_check kernel_paths 0 'provoke_crash: __x64_sys_getppid: null_dereference: 
 Oops: .*KASAN
