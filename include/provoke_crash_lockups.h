@@ -36,8 +36,13 @@ PC_CRASH_TYPE(bug_in_hardirq, "BUG_IN_HARDIRQ", interrupts, PC_CTX_IRQS, PC_FATE
 	      "kernel BUG at .*interrupts\\.c",
 	      "__hrtimer_run_queues",
 	      "!kdump? Kernel panic - not syncing: Fatal exception in interrupt")
-/* Lockups and stalls: caught by the kernel's watchdogs and detectors. */
-PC_CRASH_TYPE(unreachable_loop, "SOFTLOCKUP LOOP", lockups, PC_CTX_ATOMIC, PC_FATE_HANG,
+/*
+ * Lockups and stalls: caught by the kernel's watchdogs and detectors.  A
+ * type's context is the deepest where its detector still sees it: the
+ * soft-lockup detector is an hrtimer on the stuck CPU, so the types it
+ * catches need the path's interrupts on (irqs).
+ */
+PC_CRASH_TYPE(unreachable_loop, "SOFTLOCKUP LOOP", lockups, PC_CTX_IRQS, PC_FATE_HANG,
 	      "CONFIG_SOFTLOCKUP_DETECTOR watchdog_thresh=1 softlockup_panic=1",
 	      "spin forever without scheduling: soft lockup",
 	      "watchdog: BUG: soft lockup - CPU#[0-9]+ stuck for",
@@ -49,7 +54,7 @@ PC_CRASH_TYPE(hardlockup, "HARDLOCKUP", lockups, PC_CTX_ATOMIC, PC_FATE_HANG,
 	      "Watchdog detected hard LOCKUP on cpu|rcu: INFO: rcu_(preempt|sched) detected stalls on CPUs",
 	      "pc_crash_hardlockup",
 	      "Kernel panic - not syncing: (Hard LOCKUP|RCU Stall)")
-PC_CRASH_TYPE(spinlockup, "SPINLOCKUP", lockups, PC_CTX_ATOMIC, PC_FATE_HANG,
+PC_CRASH_TYPE(spinlockup, "SPINLOCKUP", lockups, PC_CTX_IRQS, PC_FATE_HANG,
 	      "CONFIG_SOFTLOCKUP_DETECTOR watchdog_thresh=1 softlockup_panic=1",
 	      "take a spinlock that is already held: the CPU spins for ever",
 	      "watchdog: BUG: soft lockup - CPU#[0-9]+ stuck for",

@@ -5,8 +5,9 @@
  *
  * pc_arch_redirect(): make a trapped (int3, BRK) path call @fn(@arg), as if
  * the probed instruction at @at had called it.
- * pc_arch_trap_in_nmi(): from a breakpoint probe's handler, whether the
- * path it trapped was itself in NMI context.
+ * pc_arch_trap_count(): what a breakpoint trap's entry adds to the
+ * preemption count (the trapped path's is the rest).
+ * pc_arch_regs_irqs_on(): whether the trapped path had interrupts on.
  * pc_arch_return_frame() / pc_arch_swap_return(): at a function's first
  * instruction, the stack pointer the function will return with (which
  * names its frame) and the swap of its return address for @landing.
@@ -45,10 +46,15 @@ static inline void pc_arch_redirect(struct pt_regs *regs, void *fn,
 	instruction_pointer_set(regs, (unsigned long)fn);
 }
 
-/* The int3 entry counts itself as one NMI level (irqentry_nmi_enter()). */
-static inline bool pc_arch_trap_in_nmi(void)
+/* The int3 entry counts itself as an NMI (irqentry_nmi_enter()). */
+static inline unsigned int pc_arch_trap_count(void)
 {
-	return (preempt_count() & NMI_MASK) > NMI_OFFSET;
+	return NMI_OFFSET + HARDIRQ_OFFSET;
+}
+
+static inline bool pc_arch_regs_irqs_on(struct pt_regs *regs)
+{
+	return regs->flags & X86_EFLAGS_IF;
 }
 
 /* At the first instruction the return address is on top of the stack. */
@@ -92,10 +98,16 @@ static inline void pc_arch_redirect(struct pt_regs *regs, void *fn,
 	instruction_pointer_set(regs, (unsigned long)fn);
 }
 
-/* arm64's debug exception entry does not count an NMI level. */
-static inline bool pc_arch_trap_in_nmi(void)
+/* arm64's debug exception entry adds nothing to the count. */
+static inline unsigned int pc_arch_trap_count(void)
 {
-	return in_nmi();
+	return 0;
+}
+
+/* DAIF.I, and the priority mask with pseudo-NMI. */
+static inline bool pc_arch_regs_irqs_on(struct pt_regs *regs)
+{
+	return interrupts_enabled(regs);
 }
 
 /* Before the prologue: the function returns with the same SP. */
@@ -154,9 +166,14 @@ static inline void pc_arch_redirect(struct pt_regs *regs, void *fn,
 {
 }
 
-static inline bool pc_arch_trap_in_nmi(void)
+static inline unsigned int pc_arch_trap_count(void)
 {
-	return in_nmi();
+	return 0;
+}
+
+static inline bool pc_arch_regs_irqs_on(struct pt_regs *regs)
+{
+	return !irqs_disabled();
 }
 
 static inline unsigned long pc_arch_return_frame(struct pt_regs *regs)

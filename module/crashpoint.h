@@ -51,10 +51,13 @@ struct pc_point {
 	struct pc_conditions cond;
 	int context;		/* PC_CTX_* the handler runs in */
 	bool redirect;		/* the crash runs in the path: context=path */
-	atomic_long_t hits;	/* every time the probe was hit */
+	unsigned long id;	/* unique: how a crash in a path names it */
+	/* hits = filtered + fired + missed, once every handler is done. */
+	atomic_long_t hits;	/* every time the probe was hit while armed */
 	atomic_long_t eligible;	/* hits that passed pid, comm and cpu */
 	atomic_long_t claimed;	/* firings granted against times= */
-	atomic_long_t fired;
+	atomic_long_t filtered;	/* turned away by the conditions */
+	atomic_long_t fired;	/* ran, and completed or never came back */
 	atomic_long_t missed;	/* would have fired, but could not run there */
 	unsigned long miss_told;	/* bit 0: the first such miss was logged */
 	char where[PC_PLACE_MAX];	/* SYMBOL[+OFFSET|%return] as listed */
@@ -66,10 +69,12 @@ struct pc_point {
 DECLARE_PER_CPU(struct rnd_state, pc_rnd);
 
 /*
- * Decide whether this hit fires, in the documented order: pid, comm, cpu,
- * then after and every on the count of eligible hits, then probability,
- * then times.  Lock-free: atomics only, so any context may run it.
- * Inline: it is the whole cost of a hit that does not fire.
+ * Whether this hit passes the conditions, in the documented order: pid,
+ * comm, cpu, then after and every on the count of eligible hits, then
+ * probability, then times.  Lock-free: atomics only, so any context may
+ * run it.  times= is a claim that never goes past the limit, so a hit
+ * turned away by it takes nothing; a claimed hit that then misses gives
+ * its claim back (pc_point_missed()).
  */
 static __always_inline bool pc_should_fire(struct pc_point *point)
 {
@@ -91,24 +96,15 @@ static __always_inline bool pc_should_fire(struct pc_point *point)
 	    prandom_u32_state(this_cpu_ptr(&pc_rnd)) % 100 >= cond->probability)
 		return false;
 	if (cond->times >= 0 &&
-	    atomic_long_inc_return(&point->claimed) > cond->times)
+	    !atomic_long_add_unless(&point->claimed, 1, cond->times))
 		return false;
-	return true;
-}
-
-/* Count a hit; true when it is to fire. */
-static __always_inline bool pc_point_counts(struct pc_point *point)
-{
-	atomic_long_inc(&point->hits);
-	if (!pc_should_fire(point))
-		return false;
-	atomic_long_inc(&point->fired);
 	return true;
 }
 
 /*
- * A hit that was to fire but cannot run where it happened: it does not
- * use up one of times= either.
+ * A hit that passed the conditions but whose crash could not run, or
+ * did not complete, where it happened: it moves from fired to missed and
+ * gives back its claim on times=.
  */
 static __always_inline void pc_point_missed(struct pc_point *point)
 {
@@ -118,6 +114,62 @@ static __always_inline void pc_point_missed(struct pc_point *point)
 	atomic_long_inc(&point->missed);
 }
 
+/* What a handler does with a hit of an armed point. */
+enum pc_hit {
+	PC_HIT_FILTERED,	/* the conditions turned it away */
+	PC_HIT_MISSED,		/* the type cannot run in the path's context */
+	PC_HIT_RUN_HERE,	/* run the type in the handler */
+	PC_HIT_RUN_IN_PATH,	/* send the path into the crash */
+};
+
+/*
+ * The one decision every kind of point makes for a hit of an armed
+ * point, so that they count alike: each hit is exactly one of filtered,
+ * fired or missed.  A hit that is to run counts as fired at once (a
+ * fatal crash never comes back to say so); if the crash then cannot run
+ * or complete, the caller moves it to missed.  @context tells the path's
+ * context, asked only for a hit that passed the conditions (the cost of
+ * a hit that does not fire stays the conditions' alone).
+ */
+static __always_inline enum pc_hit
+pc_point_decide(struct pc_point *point,
+		int (*context)(struct pc_point *, struct pt_regs *),
+		struct pt_regs *regs)
+{
+	atomic_long_inc(&point->hits);
+	if (!pc_should_fire(point)) {
+		atomic_long_inc(&point->filtered);
+		return PC_HIT_FILTERED;
+	}
+	atomic_long_inc(&point->fired);
+	if (!pc_path_may_run(point->type, context(point, regs), point->where,
+			     &point->miss_told)) {
+		pc_point_missed(point);
+		return PC_HIT_MISSED;
+	}
+	return point->redirect ? PC_HIT_RUN_IN_PATH : PC_HIT_RUN_HERE;
+}
+
+/*
+ * Run a type in the handler (PC_HIT_RUN_HERE); a crash that could not
+ * run or did not complete counts as missed.
+ */
+static __always_inline void pc_point_run_here(struct pc_point *point)
+{
+	int ret = pc_crash_run(point->type, point->where);
+
+	if (!pc_crash_completed(point->type, ret))
+		pc_point_missed(point);
+}
+
+/*
+ * A path sent into its crash (PC_HIT_RUN_IN_PATH) whose crash did not
+ * happen: count the hit as missed if its point still exists (points.c;
+ * any context).  The slot names the point by its id: the point may have
+ * been disarmed and freed while the crash ran.
+ */
+void pc_point_missed_late(unsigned long id);
+
 /*
  * kprobe_hit.c: the kprobe and kretprobe handlers.
  */
@@ -126,6 +178,7 @@ void pc_point_post(struct kprobe *kp, struct pt_regs *regs,
 		   unsigned long flags);
 int pc_point_return(struct kretprobe_instance *ri, struct pt_regs *regs);
 int pc_probe_context(struct kprobe *kp);
+bool pc_probe_sees_preemption(struct kprobe *kp);
 
 /*
  * return_path.c.  pc_return_divert(): make the function whose entry

@@ -40,6 +40,13 @@ static bool pc_entry_registered;
 /* The preemption level ftrace's assist or list function adds. */
 #define PC_FTRACE_LEVELS	1
 
+/* The path's context: the callback's own, less ftrace's level. */
+static int notrace pc_entry_context(struct pc_point *point,
+				    struct pt_regs *regs)
+{
+	return pc_context_now(PC_FTRACE_LEVELS);
+}
+
 static void notrace pc_entry_hit(unsigned long ip, unsigned long parent_ip,
 				 struct ftrace_ops *op,
 				 struct ftrace_regs *fregs)
@@ -56,19 +63,18 @@ static void notrace pc_entry_hit(unsigned long ip, unsigned long parent_ip,
 		if (point->entry_ip != ip || !READ_ONCE(point->armed) ||
 		    (READ_ONCE(point->rp.kp.flags) & KPROBE_FLAG_GONE))
 			continue;
-		if (!pc_point_counts(point))
+		switch (pc_point_decide(point, pc_entry_context, NULL)) {
+		case PC_HIT_FILTERED:
+		case PC_HIT_MISSED:
 			return;
-		if (!pc_path_may_run(point->type,
-				     pc_context_now(PC_FTRACE_LEVELS),
-				     point->where, &point->miss_told)) {
-			pc_point_missed(point);
+		case PC_HIT_RUN_HERE:
+			pc_point_run_here(point);
 			return;
+		case PC_HIT_RUN_IN_PATH:
+			break;
 		}
-		if (!point->redirect) {
-			pc_crash_run(point->type, point->where);
-			return;
-		}
-		path = pc_path_claim(point->type, point->where);
+		path = pc_path_claim(point->type, point->where,
+				     pc_point_missed_late, point->id);
 		if (!path) {
 			pc_point_missed(point);
 			return;
@@ -77,10 +83,11 @@ static void notrace pc_entry_hit(unsigned long ip, unsigned long parent_ip,
 		 * A fatal crash never returns to ftrace: give the path back
 		 * its own preemption state (ftrace's recursion bit for this
 		 * context stays set: this task, which is to die, traces
-		 * nothing more).  Nothing here reads the point again.  If the
-		 * crash does not happen (the kernel lacks what the type
-		 * needs), ftrace's level is taken again and the traced
-		 * function runs on.
+		 * nothing more).  Nothing here reads the point again: it
+		 * may be freed while the crash runs.  If the crash does not
+		 * happen (the kernel lacks what the type needs), the slot
+		 * counts the hit missed by the point's id, ftrace's level
+		 * is taken again and the traced function runs on.
 		 */
 		preempt_enable_notrace();
 		pc_path_run_or_resume(path);

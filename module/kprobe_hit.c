@@ -7,11 +7,13 @@
  * A fatal crash does not run in the handler (with preemption off, or in
  * the int3 or BRK trap, where every oops panics): the handler claims a
  * path slot and points the probed task's instruction pointer at
- * pc_redirected(), which runs the crash in the path's own context.  A
- * handler cannot see the trapped path's preemption state, so types whose
- * crash comes later (PC_CTX_PREEMPT, PC_CTX_IRQS) are refused at such
- * points when armed (points.c); what is checked here, at each hit, is
- * whether the path was in NMI.
+ * pc_redirected(), which runs the crash in the path's own context.  So
+ * each hit checks the path's own context: a trap's handler sees it
+ * exactly (the trap's own levels come off the preemption count, and the
+ * interrupt flag is in the trapped registers); a probe on an ftrace call
+ * site runs in an ftrace callback, whose levels of preemption vary, so
+ * it sees the path's interrupts but not its preemption, and types that
+ * need a preemptible path are refused there when armed (points.c).
  */
 #include <linux/kprobes.h>
 
@@ -31,13 +33,37 @@ int pc_probe_context(struct kprobe *kp)
 	return PC_CTX_NMI;
 }
 
-/* The deepest context the probed path itself was in, as far as we see. */
-static int pc_trapped_context(struct kprobe *kp)
+/* Whether a hit's handler can tell if the path was preemptible. */
+bool pc_probe_sees_preemption(struct kprobe *kp)
 {
-	if (pc_probe_context(kp) == PC_CTX_NMI)
-		return pc_arch_trap_in_nmi() ? PC_CTX_NMI : PC_CTX_ATOMIC;
+	return !kprobe_ftrace(kp);
+}
+
+/* The deepest context the probed path itself was in. */
+static int pc_trapped_context(struct pc_point *point, struct pt_regs *regs)
+{
+	struct kprobe *kp = &point->rp.kp;
+
+	if (pc_probe_sees_preemption(kp))
+		return pc_context_of(preempt_count() - pc_arch_trap_count(),
+				     !pc_arch_regs_irqs_on(regs));
+	/* In the path, under ftrace's unknown levels: at best irqs. */
+	if (in_nmi())
+		return PC_CTX_NMI;
+	if (irqs_disabled() || in_hardirq())
+		return PC_CTX_ATOMIC;
+	return PC_CTX_IRQS;
+}
+
+NOKPROBE_SYMBOL(pc_trapped_context);
+
+/* A kretprobe's handler, from the return trampoline: it runs there. */
+static int pc_return_context(struct pc_point *point, struct pt_regs *regs)
+{
 	return in_nmi() ? PC_CTX_NMI : PC_CTX_ATOMIC;
 }
+
+NOKPROBE_SYMBOL(pc_return_context);
 
 /* Never called: its presence keeps kprobes from optimizing the probe. */
 void pc_point_post(struct kprobe *kp, struct pt_regs *regs,
@@ -51,12 +77,17 @@ int pc_point_hit(struct kprobe *kp, struct pt_regs *regs)
 	struct pc_path *path;
 
 	/* Enabled, but its write has not committed (or will not). */
-	if (!READ_ONCE(point->armed) || !pc_point_counts(point))
+	if (!READ_ONCE(point->armed))
 		return 0;
-	if (!pc_path_may_run(point->type, pc_trapped_context(kp),
-			     point->where, &point->miss_told)) {
-		pc_point_missed(point);
+	switch (pc_point_decide(point, pc_trapped_context, regs)) {
+	case PC_HIT_FILTERED:
+	case PC_HIT_MISSED:
 		return 0;
+	case PC_HIT_RUN_HERE:
+		pc_point_run_here(point);
+		return 0;
+	case PC_HIT_RUN_IN_PATH:
+		break;
 	}
 	if (point->on_return) {
 		/* A fatal crash when the function returns: return_path.c. */
@@ -64,11 +95,8 @@ int pc_point_hit(struct kprobe *kp, struct pt_regs *regs)
 			pc_point_missed(point);
 		return 0;
 	}
-	if (!point->redirect) {
-		pc_crash_run(point->type, point->where);
-		return 0;
-	}
-	path = pc_path_claim(point->type, point->where);
+	path = pc_path_claim(point->type, point->where, pc_point_missed_late,
+			     point->id);
 	if (!path) {
 		pc_point_missed(point);
 		return 0;
@@ -91,13 +119,10 @@ int pc_point_return(struct kretprobe_instance *ri, struct pt_regs *regs)
 	if (!rp)
 		return 0;
 	point = container_of(rp, struct pc_point, rp);
-	if (!READ_ONCE(point->armed) || !pc_point_counts(point))
-		return 0;
-	if (!pc_path_may_run(point->type, in_nmi() ? PC_CTX_NMI : PC_CTX_ATOMIC,
-			     point->where, &point->miss_told))
-		pc_point_missed(point);
-	else
-		pc_crash_run(point->type, point->where);
+	/* Never PC_HIT_RUN_IN_PATH: fatal %return points are entry probes. */
+	if (READ_ONCE(point->armed) &&
+	    pc_point_decide(point, pc_return_context, regs) == PC_HIT_RUN_HERE)
+		pc_point_run_here(point);
 	return 0;
 }
 

@@ -56,17 +56,30 @@ static void pc_reclaim_kick(struct irq_work *work)
 
 static DEFINE_IRQ_WORK(pc_reclaim_irq_work, pc_reclaim_kick);
 
-int notrace pc_context_now(unsigned int levels)
+/*
+ * in_softirq() as well as @count's bits: on PREEMPT_RT a task's softirq
+ * state is its own, not in the preemption count.  A trap leaves it as
+ * the path's, as it does rcu_preempt_depth().
+ */
+int notrace pc_context_of(unsigned int count, bool irqs_off)
 {
-	if (in_nmi())
+	if (count & NMI_MASK)
 		return PC_CTX_NMI;
-	if (irqs_disabled() || in_hardirq())
+	if (irqs_off || (count & HARDIRQ_MASK))
 		return PC_CTX_ATOMIC;
 	/* Without a preemption count nothing says the path may schedule. */
-	if (in_softirq() || !IS_ENABLED(CONFIG_PREEMPT_COUNT) ||
-	    (preempt_count() & PREEMPT_MASK) > levels || rcu_preempt_depth())
+	if ((count & (SOFTIRQ_MASK | PREEMPT_MASK)) || in_softirq() ||
+	    !IS_ENABLED(CONFIG_PREEMPT_COUNT) || rcu_preempt_depth())
 		return PC_CTX_IRQS;
 	return PC_CTX_PREEMPT;
+}
+
+NOKPROBE_SYMBOL(pc_context_of);
+
+int notrace pc_context_now(unsigned int levels)
+{
+	return pc_context_of(preempt_count() - levels * PREEMPT_OFFSET,
+			     irqs_disabled());
 }
 
 NOKPROBE_SYMBOL(pc_context_now);
@@ -86,7 +99,9 @@ bool notrace pc_path_may_run(const struct pc_crash_type *type, int context,
 NOKPROBE_SYMBOL(pc_path_may_run);
 
 struct pc_path *notrace pc_path_claim(const struct pc_crash_type *type,
-				      const char *where)
+				      const char *where,
+				      void (*missed)(unsigned long point_id),
+				      unsigned long point_id)
 {
 	struct pc_path *path;
 	int i;
@@ -101,6 +116,8 @@ struct pc_path *notrace pc_path_claim(const struct pc_crash_type *type,
 		if (READ_ONCE(path->task) || cmpxchg(&path->task, NULL, current))
 			continue;
 		path->type = type;
+		path->missed = missed;
+		path->point_id = point_id;
 		path->ret_addr = 0;
 		path->seq = atomic_long_inc_return(&pc_path_seq);
 		strscpy(path->where, where, sizeof(path->where));
@@ -154,7 +171,11 @@ static void pc_path_release(struct pc_path *path, struct task_struct *task)
 	module_put(THIS_MODULE);
 }
 
-/* Run the crash; what it returned, once a deferred one had its time. */
+/*
+ * Run the crash; what it returned, once a deferred one had its time.  A
+ * crash sent into a path is fatal: if it comes back at all, it did not
+ * happen, and its hit is missed.
+ */
 static int pc_path_attempt(struct pc_path *path)
 {
 	int ret = pc_crash_run(path->type, path->where);
@@ -171,6 +192,7 @@ static int pc_path_attempt(struct pc_path *path)
 		else
 			mdelay(1000);
 	}
+	path->missed(path->point_id);
 	return ret;
 }
 

@@ -26,6 +26,9 @@
 struct pc_path {
 	struct task_struct *task;	/* NULL while free; holds a reference */
 	const struct pc_crash_type *type;
+	/* If the crash comes back: count the hit missed, by point id. */
+	void (*missed)(unsigned long point_id);
+	unsigned long point_id;
 	unsigned long frame;		/* %return: the SP it returns with */
 	unsigned long ret_addr;		/* %return: where it would return */
 	unsigned long seq;		/* claim order: the newest wins a tie */
@@ -33,9 +36,12 @@ struct pc_path {
 };
 
 /*
- * The deepest context (PC_CTX_*) the running code is in, not counting
- * @levels of preemption its caller added (ftrace's, for a callback).
+ * The deepest context (PC_CTX_*) of a path whose preemption count is
+ * @count and whose interrupts are off if @irqs_off.  pc_context_now():
+ * the running code's, not counting @levels of preemption its caller
+ * added (ftrace's, for a callback).
  */
+int pc_context_of(unsigned int count, bool irqs_off);
 int pc_context_now(unsigned int levels);
 
 /*
@@ -45,24 +51,30 @@ int pc_context_now(unsigned int levels);
 bool pc_path_may_run(const struct pc_crash_type *type, int context,
 		     const char *where, unsigned long *told);
 
-/* From a handler: a slot for current, or NULL (the hit is then missed). */
+/*
+ * From a handler: a slot for current, or NULL (the hit is then missed).
+ * If the crash comes back, the slot calls @missed(@point_id).
+ */
 struct pc_path *pc_path_claim(const struct pc_crash_type *type,
-			      const char *where);
+			      const char *where,
+			      void (*missed)(unsigned long point_id),
+			      unsigned long point_id);
 
 /* The current task's diverted frame nearest at or above @sp. */
 struct pc_path *pc_path_find_frame(unsigned long sp);
 
 /*
  * Run the slot's crash; the path it replaced cannot go on.
- * pc_path_try() returns if the crash does not happen, having said so:
- * its caller must not return either.
+ * pc_path_try() returns if the crash does not happen, having said so and
+ * counted the hit missed: its caller must not return either.
  */
 void __noreturn pc_path_run(struct pc_path *path);
 void pc_path_try(struct pc_path *path);
 
 /*
  * Run the slot's crash in a path that can go on (an ftrace callback's
- * caller): if the crash does not happen, say so and return; the caller
+ * caller): if the crash does not happen, say so, count the hit missed
+ * and return; the caller
  * then gives the slot back (pc_path_give_back(), with preemption off: the
  * module reference goes with it, and only ftrace's grace period then
  * keeps the module's code there until the callback is left) and the path

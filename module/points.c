@@ -3,10 +3,15 @@
  * The point registry: making a point from a parsed line (create, policy,
  * validate), making a write's points live, and freeing points.
  *
- * Every function here runs under pc_points_lock (control.c), the only
- * writer of the list.  A point is registered disabled and goes live only
- * in pc_points_enable(), once its whole write has been checked: a point
- * that is refused, or whose write is, never fires.
+ * Every function here but pc_point_missed_late() runs under
+ * pc_points_lock (control.c), the only writer of the list.  A point is
+ * registered disabled and goes live only in pc_points_enable(), once its
+ * whole write has been checked: a point that is refused, or whose write
+ * is, never fires.
+ *
+ * The list is also an RCU list, for pc_point_missed_late(): a point
+ * leaves it (list_del_rcu()) before its probes are taken out, and is
+ * freed only after that has waited for a grace period.
  */
 #include <linux/kallsyms.h>
 #include <linux/kprobes.h>
@@ -19,6 +24,24 @@
 #include "points.h"
 
 LIST_HEAD(pc_points);
+
+/* The next point's id, under pc_points_lock; 0 is never one. */
+static unsigned long pc_next_id;
+
+void notrace pc_point_missed_late(unsigned long id)
+{
+	struct pc_point *point;
+
+	rcu_read_lock();
+	list_for_each_entry_rcu(point, &pc_points, list)
+		if (point->id == id) {
+			pc_point_missed(point);
+			break;
+		}
+	rcu_read_unlock();
+}
+
+NOKPROBE_SYMBOL(pc_point_missed_late);
 
 /* How a place is shown: SYMBOL, SYMBOL+0xOFFSET or SYMBOL%return. */
 void pc_format_place(char *buf, size_t len, const struct pc_line *line)
@@ -97,10 +120,16 @@ static void pc_unregister(struct pc_point *point)
 		unregister_kprobe(&point->rp.kp);
 }
 
+/* Hits kprobes could not hand to the handler (it was busy there). */
+unsigned long pc_probe_missed(const struct pc_point *point)
+{
+	return point->rp.kp.nmissed +
+	       (pc_is_kretprobe(point) ? point->rp.nmissed : 0);
+}
+
 unsigned long pc_missed(const struct pc_point *point)
 {
-	return atomic_long_read(&point->missed) + point->rp.kp.nmissed +
-	       (pc_is_kretprobe(point) ? point->rp.nmissed : 0);
+	return atomic_long_read(&point->missed) + pc_probe_missed(point);
 }
 
 /*
@@ -145,6 +174,7 @@ static struct pc_point *pc_point_create(const struct pc_line *line)
 		return ERR_PTR(-ENODEV);
 	}
 	pc_conditions_format(&line->cond, point->options, sizeof(point->options));
+	point->id = ++pc_next_id;
 	point->type = type;
 	point->cond = line->cond;
 	point->on_return = line->on_return;
@@ -216,9 +246,14 @@ static int pc_point_validate(struct pc_point *point)
 			"a probe handler never may sleep");
 		return -EINVAL;
 	}
-	/* Only the fast path sees, at each hit, whether the crash can come. */
-	if (point->redirect && !point->fast && type->context < PC_CTX_ATOMIC) {
-		pr_warn("crashpoints: %s: %s needs a path in %s context to complete, which only a function-entry point can check at each hit\n",
+	/*
+	 * A breakpoint's handler sees the path's whole context, and the
+	 * fast path's callback too; a probe on an ftrace call site sees
+	 * its interrupts but not its preemption.
+	 */
+	if (point->redirect && !point->fast && type->context < PC_CTX_IRQS &&
+	    !pc_probe_sees_preemption(kp)) {
+		pr_warn("crashpoints: %s: %s needs a path in %s context to complete, which a probe on an ftrace call site cannot check at each hit: arm it at the function entry\n",
 			point->where, type->name, pc_context_name(type->context));
 		return -EINVAL;
 	}
@@ -304,7 +339,7 @@ int pc_point_stage(const struct pc_line *line)
 	if (line->module_len)
 		pc_suggest_plain(point, line);
 	point->pending = true;
-	list_add_tail(&point->list, &pc_points);
+	list_add_tail_rcu(&point->list, &pc_points);
 	return 0;
 }
 
@@ -343,6 +378,12 @@ static void pc_free_points(struct pc_point **points, int n)
 	struct pc_point **live;
 	int i, nk = 0, nr = 0, nl = 0;
 
+	/*
+	 * Off the list first: taking the probes out waits for a grace
+	 * period (each way below does), after which no RCU walk sees them.
+	 */
+	for (i = 0; i < n; i++)
+		list_del_rcu(&points[i]->list);
 	kps = kvmalloc_array(n, sizeof(*kps), GFP_KERNEL);
 	rps = kvmalloc_array(n, sizeof(*rps), GFP_KERNEL);
 	live = kvmalloc_array(n, sizeof(*live), GFP_KERNEL);
@@ -371,10 +412,8 @@ static void pc_free_points(struct pc_point **points, int n)
 	kvfree(kps);
 	kvfree(rps);
 	kvfree(live);
-	for (i = 0; i < n; i++) {
-		list_del(&points[i]->list);
+	for (i = 0; i < n; i++)
 		kfree(points[i]);
-	}
 }
 
 /* Free the points @match accepts, as one batch when memory allows. */

@@ -30,6 +30,20 @@ extern const struct pc_crash_type pc_crash_types[PC_NR_CRASH_TYPES];
 int pc_crash_run(const struct pc_crash_type *type, const char *where);
 
 /*
+ * Whether a crash routine that returned @ret did what @type names: a
+ * report or silent type that ran, or a crash still to come
+ * (-EINPROGRESS).  A fatal type that returns did not crash.
+ */
+static inline bool pc_crash_completed(const struct pc_crash_type *type,
+				      int ret)
+{
+	if (ret == -EINPROGRESS)
+		return true;
+	return !ret && (type->fate == PC_FATE_REPORT ||
+			type->fate == PC_FATE_SILENT);
+}
+
+/*
  * 0 if @type runs on this architecture; else logs why not, as
  * "@file@where: ...", and returns -EOPNOTSUPP.
  */

@@ -38,7 +38,8 @@ void __noreturn pc_return_no_slot(void)
  */
 bool pc_return_divert(struct pc_point *point, struct pt_regs *regs)
 {
-	struct pc_path *path = pc_path_claim(point->type, point->where);
+	struct pc_path *path = pc_path_claim(point->type, point->where,
+					     pc_point_missed_late, point->id);
 	unsigned long frame, ret;
 	struct pc_path *outer;
 

@@ -54,7 +54,7 @@ gen_type_cases() {
 				echo "# expect: provoke_crash: trigger: $name: "
 			else
 				echo "# expect: provoke_crash: $hit_symbol: $name: "
-				echo "# expect-out: $hit_symbol $name hits=0 fired=0 missed=0 context=$listed"
+				echo "# expect-out: $hit_symbol $name hits=0 filtered=0 fired=0 missed=0 context=$listed"
 			fi
 			[ $fatal = 0 ] && [ "$smp" = 1 ] && echo "# batch-ok"
 			if [ -n "$missing" ]; then
@@ -76,7 +76,7 @@ gen_type_cases() {
 				*) echo "# expect-out: PC-GUEST-END" ;;
 				esac
 				if [ $kind = point ] && [ $fate != panic ] && [ $fate != hang ]; then
-					echo "# expect-out: $hit_symbol $name hits=1 fired=1"
+					echo "# expect-out: $hit_symbol $name hits=1 filtered=0 fired=1"
 				fi
 				if [ $fatal = 1 ]; then
 					echo "# expect-out: PC-PSTORE-BEGIN dmesg-ramoops-[0-9]+"
@@ -116,7 +116,7 @@ gen_missed_case() {
 		echo "# generated from the crash-type table: $name (point, no CONFIG_PREEMPT_COUNT)"
 		echo "# boot:"
 		echo "# expect: provoke_crash: crashpoints: $hit_symbol: $name missed: it needs preempt context at most, and the path is in irqs context here"
-		echo "# expect-out: $hit_symbol $name hits=1 fired=0 missed=1 context=$listed"
+		echo "# expect-out: $hit_symbol $name hits=1 filtered=0 fired=0 missed=1 context=$listed"
 		echo "# expect-out: PC-GUEST-END"
 		echo "# reject: FAIL:|Oops|Kernel panic"
 		echo "pc-guest write \$D/crashpoints \"$hit_symbol $name\""

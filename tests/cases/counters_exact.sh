@@ -3,7 +3,7 @@
 # smp: 2
 # boot: log_buf_len=8M
 # expect-out: hit: getppid x10000 done
-# expect-out: listing: @sys@getppid unaligned_load_store times=-1 hits=20000 fired=20000 missed=0
+# expect-out: listing: @sys@getppid unaligned_load_store times=-1 hits=20000 filtered=0 fired=20000 missed=0
 # expect-out: log lines: 20000
 # expect-out: PC-GUEST-END
 # reject: BUG:|Oops|WARNING:|FAIL:

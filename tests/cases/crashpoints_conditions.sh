@@ -1,21 +1,21 @@
 # Conditions decide which hits fire, in the documented order (pid, comm,
 # cpu, after, every, probability, times); the listing shows them with the
 # counters.  report fires without crashing.  points= arms at load.
-# expect-out: after: @sys@getppid report after=3 times=-1 hits=5 fired=3 missed=0 context=atomic
-# expect-out: every: @sys@getpgrp report after=2 every=3 times=-1 hits=10 fired=3 missed=0 context=atomic
-# expect-out: times: @sys@getppid report times=2 hits=5 fired=2 missed=0 context=atomic
-# expect-out: default: @sys@getppid report hits=4 fired=1 missed=0 context=atomic
-# expect-out: pid other: @sys@sync report times=-1 pid=[0-9]+ hits=3 eligible=0 fired=0
-# expect-out: pid match: @sys@sync report times=-1 pid=[0-9]+ hits=4 eligible=4 fired=4
-# expect-out: comm match: @sys@getpgrp report times=-1 comm=pc-guest hits=3 eligible=3 fired=3
-# expect-out: comm other: @sys@getpgrp report times=-1 comm=nobody hits=3 eligible=0 fired=0
-# expect-out: cpu 0: @sys@getppid report times=-1 cpu=0 hits=2 eligible=2 fired=2
+# expect-out: after: @sys@getppid report after=3 times=-1 hits=5 filtered=2 fired=3 missed=0 context=atomic
+# expect-out: every: @sys@getpgrp report after=2 every=3 times=-1 hits=10 filtered=7 fired=3 missed=0 context=atomic
+# expect-out: times: @sys@getppid report times=2 hits=5 filtered=3 fired=2 missed=0 context=atomic
+# expect-out: default: @sys@getppid report hits=4 filtered=3 fired=1 missed=0 context=atomic
+# expect-out: pid other: @sys@sync report times=-1 pid=[0-9]+ hits=3 eligible=0 filtered=3 fired=0
+# expect-out: pid match: @sys@sync report times=-1 pid=[0-9]+ hits=4 eligible=4 filtered=0 fired=4
+# expect-out: comm match: @sys@getpgrp report times=-1 comm=pc-guest hits=3 eligible=3 filtered=0 fired=3
+# expect-out: comm other: @sys@getpgrp report times=-1 comm=nobody hits=3 eligible=0 filtered=3 fired=0
+# expect-out: cpu 0: @sys@getppid report times=-1 cpu=0 hits=2 eligible=2 filtered=0 fired=2
 # expect-out: cpu 1: write: error ENODEV
 # expect-out: probability: fired between 120 and 280 of 400
-# expect-out: return: @sys@getppid%return report hits=1 fired=1 missed=0 context=atomic
+# expect-out: return: @sys@getppid%return report hits=1 filtered=0 fired=1 missed=0 context=atomic
 # expect-out: return and entry: 2 points
-# expect-out: at load: @sys@getppid report times=-1 hits=0 fired=0 missed=0 context=atomic
-# expect-out: at load: @sys@getpgrp unaligned_load_store after=2 hits=0 fired=0 missed=0 context=atomic
+# expect-out: at load: @sys@getppid report times=-1 hits=0 filtered=0 fired=0 missed=0 context=atomic
+# expect-out: at load: @sys@getpgrp unaligned_load_store after=2 hits=0 filtered=0 fired=0 missed=0 context=atomic
 # expect-out: bad at load: refused
 # expect-out: PC-GUEST-END
 # expect: provoke_crash: @sys@getppid%return: report: 

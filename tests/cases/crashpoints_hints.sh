@@ -25,7 +25,7 @@
 # expect-out: truncated: # truncated: only the first 4096 of [0-9]+ bytes were tried
 # expect-out: mod_arm: write: ok
 # expect: provoke_crash: crashpoints: reed_solomon:free_rs: the plain name free_rs finds this same function: it would do too
-# expect-out: mod_listed: reed_solomon:free_rs report times=-1 hits=0 fired=0 missed=0 context=[a-z]+$
+# expect-out: mod_listed: reed_solomon:free_rs report times=-1 hits=0 filtered=0 fired=0 missed=0 context=[a-z]+$
 # expect-out: mod_plain_busy: write: error EBUSY
 # expect: provoke_crash: crashpoints: free_rs: already armed as reed_solomon:free_rs report
 # expect-out: mod_disarm: write: ok
@@ -33,13 +33,13 @@
 # expect-out: mod_missing: write: error ENOENT
 # expect: provoke_crash: crashpoints: nosuchmod:free_rs: no such symbol in kallsyms: is module nosuchmod loaded, and free_rs in it
 # expect-out: mod_offsets: # reed_solomon:free_rs: [0-9]+ bytes, [1-9][0-9]* offsets kprobes takes
-# expect-out: eligible: @sys@getppid report times=-1 comm=nobody hits=3 eligible=0 fired=0 missed=0 context=atomic
-# expect-out: no_filter: @sys@getppid report after=2 times=-1 hits=3 fired=2 missed=0 context=atomic
+# expect-out: eligible: @sys@getppid report times=-1 comm=nobody hits=3 eligible=0 filtered=3 fired=0 missed=0 context=atomic
+# expect-out: no_filter: @sys@getppid report after=2 times=-1 hits=3 filtered=1 fired=2 missed=0 context=atomic
 # expect-out: tool_offsets: @sys@getppid\+0x0$
 # expect-out: tool_reason:   the module says: crashpoints: line 1, column [0-9]+: unknown option 'foo'
 # expect-out: tool_mod: provoke-crash: note: free_rs is unique in /proc/kallsyms: the plain name works too
 # expect-out: tool_mod: armed: reed_solomon:free_rs report
-# expect-out: tool_status: reed_solomon:free_rs report hits=0 fired=0
+# expect-out: tool_status: reed_solomon:free_rs report hits=0 filtered=0 fired=0
 # expect-out: tool_mod_after: 0 points
 # expect-out: tool_mod_missing: provoke-crash: no function free_rs in module nosuchmod
 # expect-out: PC-GUEST-END

@@ -4,8 +4,8 @@
 # expect-out: three: write: ok
 # expect-out: points: 3
 # expect-out: after-disarm: 2
-# expect-out: @sys@getsid panic hits=0 fired=0 missed=0 context=path
-# expect-out: @sys@getppid unaligned_load_store hits=3 fired=1 missed=0 context=atomic
+# expect-out: @sys@getsid panic hits=0 filtered=0 fired=0 missed=0 context=path
+# expect-out: @sys@getppid unaligned_load_store hits=3 filtered=2 fired=1 missed=0 context=atomic
 # expect-out: points after clear: 0
 # expect-out: rearm: write: ok
 # expect-out: points after empty write: 1

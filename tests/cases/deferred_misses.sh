@@ -21,15 +21,15 @@
 # expect: crashpoints: run_timer_softirq: stack_end_corruption missed: it needs preempt context at most, and the path is in irqs context here
 # expect: crashpoints: __d_lookup_rcu: oops_softirq_context missed: it needs preempt context at most, and the path is in irqs context here
 # expect: crashpoints: __d_lookup_rcu: stack_end_corruption missed: it needs preempt context at most, and the path is in irqs context here
-# expect-out: irqs-off: update_process_times oops_interrupt_context times=-1 hits=[1-9][0-9]* fired=0 missed=[1-9][0-9]* context=path:irqs
-# expect-out: irqs-off: update_process_times panic_in_hardirq times=-1 hits=[1-9][0-9]* fired=0 missed=[1-9][0-9]* context=path:irqs
-# expect-out: irqs-off: update_process_times bug_in_hardirq times=-1 hits=[1-9][0-9]* fired=0 missed=[1-9][0-9]* context=path:irqs
-# expect-out: irqs-off: update_process_times stack_end_corruption times=-1 hits=[1-9][0-9]* fired=0 missed=[1-9][0-9]* context=path:preempt
-# expect-out: irqs-off: update_process_times oops_softirq_context times=-1 hits=[1-9][0-9]* fired=0 missed=[1-9][0-9]* context=path:preempt
-# expect-out: softirq: run_timer_softirq stack_end_corruption times=-1 hits=[1-9][0-9]* fired=0 missed=[1-9][0-9]* context=path:preempt
-# expect-out: rcu: __d_lookup_rcu oops_softirq_context times=-1 comm=pc-guest hits=[1-9][0-9]* eligible=[1-9][0-9]* fired=0 missed=[1-9][0-9]* context=path:preempt
-# expect-out: softirq: run_timer_softirq oops_softirq_context times=-1 hits=[1-9][0-9]* fired=0 missed=[1-9][0-9]* context=path:preempt
-# expect-out: rcu: __d_lookup_rcu stack_end_corruption times=-1 comm=pc-guest hits=[1-9][0-9]* eligible=[1-9][0-9]* fired=0 missed=[1-9][0-9]* context=path:preempt
+# expect-out: irqs-off: update_process_times oops_interrupt_context times=-1 hits=[1-9][0-9]* filtered=0 fired=0 missed=[1-9][0-9]* context=path:irqs
+# expect-out: irqs-off: update_process_times panic_in_hardirq times=-1 hits=[1-9][0-9]* filtered=0 fired=0 missed=[1-9][0-9]* context=path:irqs
+# expect-out: irqs-off: update_process_times bug_in_hardirq times=-1 hits=[1-9][0-9]* filtered=0 fired=0 missed=[1-9][0-9]* context=path:irqs
+# expect-out: irqs-off: update_process_times stack_end_corruption times=-1 hits=[1-9][0-9]* filtered=0 fired=0 missed=[1-9][0-9]* context=path:preempt
+# expect-out: irqs-off: update_process_times oops_softirq_context times=-1 hits=[1-9][0-9]* filtered=0 fired=0 missed=[1-9][0-9]* context=path:preempt
+# expect-out: softirq: run_timer_softirq stack_end_corruption times=-1 hits=[1-9][0-9]* filtered=0 fired=0 missed=[1-9][0-9]* context=path:preempt
+# expect-out: rcu: __d_lookup_rcu oops_softirq_context times=-1 comm=pc-guest hits=[1-9][0-9]* eligible=[1-9][0-9]* filtered=[0-9]+ fired=0 missed=[1-9][0-9]* context=path:preempt
+# expect-out: softirq: run_timer_softirq oops_softirq_context times=-1 hits=[1-9][0-9]* filtered=0 fired=0 missed=[1-9][0-9]* context=path:preempt
+# expect-out: rcu: __d_lookup_rcu stack_end_corruption times=-1 comm=pc-guest hits=[1-9][0-9]* eligible=[1-9][0-9]* filtered=[0-9]+ fired=0 missed=[1-9][0-9]* context=path:preempt
 # expect-out: PC-GUEST-END
 # reject: Kernel panic|Oops|kernel BUG|FAIL:
 C=$D/crashpoints

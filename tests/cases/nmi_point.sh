@@ -15,9 +15,9 @@
 # expect: crashpoints: show_opcodes: oops_interrupt_context missed: it needs irqs context at most, and the path is in nmi context here
 # expect: provoke_crash: report: hit by [^ ]+\[[0-9]+\] on CPU 1
 # expect-out: nmi blacklist: write: error EINVAL
-# expect-out: ^show_regs overwrite_allocation times=-1 hits=([1-9][0-9]*) fired=0 missed=\1 context=
-# expect-out: ^show_opcodes oops_interrupt_context times=-1 cpu=1 hits=[0-9]+ eligible=([1-9][0-9]*) fired=0 missed=\1 context=path:irqs
-# expect-out: ^__show_regs report cpu=1 hits=[0-9]+ eligible=[1-9][0-9]* fired=1 missed=0 context=
+# expect-out: ^show_regs overwrite_allocation times=-1 hits=([1-9][0-9]*) filtered=0 fired=0 missed=\1 context=
+# expect-out: ^show_opcodes oops_interrupt_context times=-1 cpu=1 hits=[0-9]+ eligible=([1-9][0-9]*) filtered=[0-9]+ fired=0 missed=\1 context=path:irqs
+# expect-out: ^__show_regs report cpu=1 hits=[0-9]+ eligible=[1-9][0-9]* filtered=[0-9]+ fired=1 missed=0 context=
 # expect-out: PC-GUEST-END
 # reject: Kernel panic|Oops|kernel BUG|FAIL:|overwrite_allocation: 
 C=$D/crashpoints

@@ -3,9 +3,9 @@
 # an offset inside it (an int3 probe, or any arm64 BRK probe, where an oops
 # would otherwise always panic with "Fatal exception in interrupt").  The
 # task dies; the kernel stays up.
-# expect-out: entry: @sys@getppid null_dereference hits=0 fired=0 missed=0 context=path
-# expect-out: offset: @sys@getppid\+0x[0-9a-f]+ null_dereference hits=0 fired=0 missed=0 context=path
-# expect-out: offset after: @sys@getppid\+0x[0-9a-f]+ null_dereference hits=1 fired=1
+# expect-out: entry: @sys@getppid null_dereference hits=0 filtered=0 fired=0 missed=0 context=path
+# expect-out: offset: @sys@getppid\+0x[0-9a-f]+ null_dereference hits=0 filtered=0 fired=0 missed=0 context=path
+# expect-out: offset after: @sys@getppid\+0x[0-9a-f]+ null_dereference hits=1 filtered=0 fired=1
 # expect-out: PC-GUEST-END
 # expect: provoke_crash: @sys@getppid: null_dereference: 
 # expect: provoke_crash: @sys@getppid\+0x[0-9a-f]+: null_dereference: 

@@ -5,7 +5,7 @@
 # task goes on: no kprobe state is left behind (an oops inside a kretprobe
 # handler used to leave it, and on arm64 6.1 init then died of SIGSEGV).
 # pstore: 1
-# expect-out: armed: @sys@getppid%return null_dereference hits=0 fired=0 missed=0 context=path
+# expect-out: armed: @sys@getppid%return null_dereference hits=0 filtered=0 fired=0 missed=0 context=path
 # expect: provoke_crash: @sys@getppid%return: null_dereference: 
 # expect@x86_64: BUG: kernel NULL pointer dereference
 # expect@x86_64: RIP: 0010:pc_crash_null_dereference
@@ -20,7 +20,7 @@
 # the caller's own, in order.
 # expect-out@x86_64: above 1: (do_syscall_64|x64_sys_call)\+0x
 # expect-out@x86_64: above 2: (entry_SYSCALL_64_after_hwframe|do_syscall_64)\+0x
-# expect-out: after: @sys@getppid%return null_dereference hits=1 fired=1 missed=0 context=path
+# expect-out: after: @sys@getppid%return null_dereference hits=1 filtered=0 fired=1 missed=0 context=path
 # expect-out: PC-PSTORE-BEGIN dmesg-ramoops-[0-9]+
 # expect-out: provoke_crash: @sys@getppid%return: null_dereference: 
 # reject: FAIL:

@@ -4,8 +4,8 @@
 # still fires as asked, and rmmod works.
 # expect: provoke_crash: @sys@getppid%return: bugon: 
 # expect: kernel BUG at .*bugs\.c
-# expect-out: exits: @sys@exit_group%return panic times=-1 comm=pc-exiter hits=[0-9]+ eligible=[0-9]+ fired=100 missed=0 context=path
-# expect-out: after: @sys@getppid%return bugon hits=1 fired=1 missed=0 context=path
+# expect-out: exits: @sys@exit_group%return panic times=-1 comm=pc-exiter hits=[0-9]+ eligible=[0-9]+ filtered=[0-9]+ fired=100 missed=0 context=path
+# expect-out: after: @sys@getppid%return bugon hits=1 filtered=0 fired=1 missed=0 context=path
 # expect-out: rmmod: ok
 # expect-out: PC-GUEST-END
 # reject: Kernel panic|FAIL:

@@ -5,8 +5,8 @@
 # their module references, back: rmmod then works.
 # expect: provoke_crash: vfs_read%return: bugon: 
 # expect: kernel BUG at .*bugs\.c
-# expect-out: vfs_read%return bugon comm=pc-reader hits=[0-9]+ eligible=[0-9]+ fired=1 missed=0 context=path
-# expect-out: @sys@read%return panic comm=pc-reader hits=[0-9]+ eligible=[0-9]+ fired=1 missed=0 context=path
+# expect-out: vfs_read%return bugon comm=pc-reader hits=[0-9]+ eligible=[0-9]+ filtered=[0-9]+ fired=1 missed=0 context=path
+# expect-out: @sys@read%return panic comm=pc-reader hits=[0-9]+ eligible=[0-9]+ filtered=[0-9]+ fired=1 missed=0 context=path
 # expect-out: rmmod: ok
 # expect-out: PC-GUEST-END
 # reject: Kernel panic|provoke_crash: @sys@read%return: panic

@@ -7,7 +7,7 @@
 # expect: kernel BUG at .*bugs\.c
 # expect:  pc_return_land(ed|ing)\+0x
 # expect: provoke_crash: unloaded
-# expect-out: fired: @sys@clock_nanosleep%return bugon comm=sleep hits=[0-9]+ eligible=[0-9]+ fired=1 missed=0 context=path
+# expect-out: fired: @sys@clock_nanosleep%return bugon comm=sleep hits=[0-9]+ eligible=[0-9]+ filtered=[0-9]+ fired=1 missed=0 context=path
 # expect-out: rmmod while diverted: refused
 # expect-out: rmmod after the oops: ok
 # expect-out: reload: ok

@@ -7,7 +7,7 @@
 # expect: provoke_crash: ksys_read%return: bugon: 
 # expect: kernel BUG at .*bugs\.c
 # expect: \]  do_syscall_64\+
-# expect-out: ksys_read%return bugon comm=pc-reader hits=[0-9]+ eligible=[0-9]+ fired=1 missed=0 context=path
+# expect-out: ksys_read%return bugon comm=pc-reader hits=[0-9]+ eligible=[0-9]+ filtered=[0-9]+ fired=1 missed=0 context=path
 # expect-out: rmmod: ok
 # expect-out: PC-GUEST-END
 # reject: Kernel panic|provoke_crash: @sys@read%return: panic|\]  pc_return_landing

@@ -6,7 +6,7 @@
 # expect-out: first: armed: @sys@getpgid bugon
 # expect-out: reason: provoke-crash: crashpoints refused: Device or resource busy
 # expect-out: reason:   the module says: crashpoints: @sys@getpgid: already armed as @sys@getpgid bugon
-# expect-out: status: @sys@getpgid bugon hits=0 fired=0 missed=0 context=path
+# expect-out: status: @sys@getpgid bugon hits=0 filtered=0 fired=0 missed=0 context=path
 # expect-out: disarm: done
 # expect-out: noyes: provoke-crash: panic crashes this kernel: add --yes to do it
 # expect-out: notroot: provoke-crash: must run as root
