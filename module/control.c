@@ -138,6 +138,9 @@ static int pc_apply(const char *buf, size_t len, struct pc_line *line)
 		pc_free_matching(pc_pending);
 	} else {
 		pc_points_arm(pc_doomed, false);
+		/* No hit may fire both an old point and its new one. */
+		if (pc_rearms_a_place())
+			synchronize_rcu();
 		pc_points_arm(pc_arming, true);
 		pc_free_matching(pc_doomed);
 	}

@@ -495,6 +495,27 @@ int pc_points_enable(void)
 	return ret;
 }
 
+/*
+ * Whether this write disarms a point at a place it also arms: kprobes
+ * runs every handler at one address on one hit, so the old point must
+ * stop, for every handler, before the new one starts.
+ */
+bool pc_rearms_a_place(void)
+{
+	struct pc_point *old, *point;
+
+	list_for_each_entry(old, &pc_points, list) {
+		if (!old->doomed || old->pending)
+			continue;
+		list_for_each_entry(point, &pc_points, list)
+			if (pc_arming(point) &&
+			    point->rp.kp.addr == old->rp.kp.addr &&
+			    point->on_return == old->on_return)
+				return true;
+	}
+	return false;
+}
+
 /* Whether the points @match accepts count their hits (WRITE_ONCE). */
 void pc_points_arm(bool (*match)(const struct pc_point *), bool armed)
 {

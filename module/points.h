@@ -21,6 +21,7 @@ struct pc_point *pc_find_by_place(const struct pc_line *line);
 int pc_point_stage(const struct pc_line *line);
 int pc_points_enable(void);
 void pc_points_arm(bool (*match)(const struct pc_point *), bool armed);
+bool pc_rearms_a_place(void);
 bool pc_arming(const struct pc_point *point);
 struct pc_point **pc_collect(bool (*match)(const struct pc_point *), int *n);
 void pc_free_matching(bool (*match)(const struct pc_point *));
