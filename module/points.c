@@ -17,6 +17,8 @@
 #include <linux/kprobes.h>
 #include <linux/list.h>
 #include <linux/module.h>
+#include <linux/pid.h>
+#include <linux/pid_namespace.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 
@@ -148,6 +150,31 @@ static bool pc_inside_symbol(const struct pc_point *point)
 	return !strcmp(at_start, at_probe);
 }
 
+/*
+ * pid= is a thread id as gettid() gives it in the writer's pid namespace;
+ * a hit compares the global one.  Outside the initial namespace the task
+ * must exist when armed, to be translated.
+ */
+static int pc_point_global_pid(struct pc_point *point)
+{
+	struct pid *pid;
+	int nr;
+
+	if (point->cond.pid < 0 || task_active_pid_ns(current) == &init_pid_ns)
+		return 0;
+	rcu_read_lock();
+	pid = find_vpid(point->cond.pid);
+	nr = pid ? pid_nr(pid) : 0;
+	rcu_read_unlock();
+	if (!nr) {
+		pr_warn("crashpoints: %s: pid=%d: no such task in the writer's pid namespace\n",
+			point->where, point->cond.pid);
+		return -ESRCH;
+	}
+	point->cond.pid = nr;
+	return 0;
+}
+
 /* Create: a point for @line, not registered, or an ERR_PTR. */
 static struct pc_point *pc_point_create(const struct pc_line *line)
 {
@@ -178,6 +205,11 @@ static struct pc_point *pc_point_create(const struct pc_line *line)
 	point->type = type;
 	point->cond = line->cond;
 	point->on_return = line->on_return;
+	ret = pc_point_global_pid(point);
+	if (ret) {
+		kfree(point);
+		return ERR_PTR(ret);
+	}
 	kp = &point->rp.kp;
 	kp->symbol_name = point->symbol;
 	kp->offset = line->offset;
