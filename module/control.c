@@ -35,9 +35,6 @@
 /* The bytes of an unknown key or type a log line repeats, at most. */
 #define PC_NAMED_MAX	64
 
-/* The only lock on the list of points and on every point's flags. */
-static DEFINE_MUTEX(pc_points_lock);
-
 DEFINE_PER_CPU(struct rnd_state, pc_rnd);
 
 static bool pc_any(const struct pc_point *point)

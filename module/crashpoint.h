@@ -24,7 +24,7 @@
 #define PC_OPTIONS_MAX	160
 
 /*
- * A point lives on control.c's list, under pc_points_lock.  Handlers
+ * A point lives on points.c's list, under pc_points_lock.  Handlers
  * reach it without a lock: a kprobe's through container_of() (unregister
  * waits for running handlers), a fast point's through entry_fast.c's RCU
  * table (freeing waits a grace period).  Nothing reads a point after its

@@ -4,7 +4,7 @@
  * validate), making a write's points live, and freeing points.
  *
  * Every function here but pc_point_missed_late() runs under
- * pc_points_lock (control.c), the only writer of the list.  A point is
+ * pc_points_lock, the only writer of the list.  A point is
  * registered disabled and goes live only in pc_points_enable(), once its
  * whole write has been checked: a point that is refused, or whose write
  * is, never fires.
@@ -16,7 +16,9 @@
 #include <linux/kallsyms.h>
 #include <linux/kprobes.h>
 #include <linux/list.h>
+#include <linux/lockdep.h>
 #include <linux/module.h>
+#include <linux/mutex.h>
 #include <linux/pid.h>
 #include <linux/pid_namespace.h>
 #include <linux/slab.h>
@@ -25,6 +27,13 @@
 #include "arch.h"
 #include "points.h"
 
+/*
+ * The only lock on the list of points, on every point's flags (pending,
+ * doomed, fast_live, kprobe_live; armed is written under it and read by
+ * the handlers with READ_ONCE()) and on entry_fast.c's table.  Taken by
+ * control.c for a whole write, a listing or the unload.
+ */
+DEFINE_MUTEX(pc_points_lock);
 LIST_HEAD(pc_points);
 
 /* The next point's id, under pc_points_lock; 0 is never one. */
@@ -73,6 +82,7 @@ struct pc_point *pc_find_by_place(const struct pc_line *line)
 {
 	struct pc_point *point;
 
+	lockdep_assert_held(&pc_points_lock);
 	list_for_each_entry(point, &pc_points, list)
 		if (!point->doomed && point->rp.kp.offset == line->offset &&
 		    point->on_return == !!line->on_return &&
@@ -352,6 +362,7 @@ int pc_point_stage(const struct pc_line *line)
 	struct pc_point *point;
 	int ret;
 
+	lockdep_assert_held(&pc_points_lock);
 	point = pc_point_create(line);
 	if (IS_ERR(point))
 		return PTR_ERR(point);
@@ -384,6 +395,7 @@ struct pc_point **pc_collect(bool (*match)(const struct pc_point *), int *n)
 	struct pc_point *point, **points;
 	int count = 0, i = 0;
 
+	lockdep_assert_held(&pc_points_lock);
 	list_for_each_entry(point, &pc_points, list)
 		count += match(point);
 	*n = count;
@@ -514,6 +526,7 @@ int pc_points_enable(void)
 	struct pc_point **fast;
 	int n, ret;
 
+	lockdep_assert_held(&pc_points_lock);
 	fast = pc_collect(pc_pending_fast, &n);
 	if (!fast && n)
 		return -ENOMEM;
@@ -536,6 +549,7 @@ bool pc_rearms_a_place(void)
 {
 	struct pc_point *old, *point;
 
+	lockdep_assert_held(&pc_points_lock);
 	list_for_each_entry(old, &pc_points, list) {
 		if (!old->doomed || old->pending)
 			continue;
@@ -553,6 +567,7 @@ void pc_points_arm(bool (*match)(const struct pc_point *), bool armed)
 {
 	struct pc_point *point;
 
+	lockdep_assert_held(&pc_points_lock);
 	list_for_each_entry(point, &pc_points, list)
 		if (match(point))
 			WRITE_ONCE(point->armed, armed);

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * points.c: the point registry, under control.c's pc_points_lock.
+ * points.c: the point registry, under its pc_points_lock.
  *
  * pc_point_stage(): create, check and register (disabled) a point for a
  * parsed line, pending on the list.  pc_points_enable(): enable the
@@ -12,8 +12,11 @@
 #ifndef PROVOKE_CRASH_POINTS_H
 #define PROVOKE_CRASH_POINTS_H
 
+#include <linux/mutex.h>
+
 #include "crashpoint.h"
 
+extern struct mutex pc_points_lock;
 extern struct list_head pc_points;
 
 void pc_format_place(char *buf, size_t len, const struct pc_line *line);
