@@ -15,7 +15,6 @@
  * freed (they never fired) and the doomed ones never stopped: a write
  * that fails changes nothing.
  */
-#include <linux/capability.h>
 #include <linux/debugfs.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
@@ -173,11 +172,9 @@ static ssize_t pc_control_write(struct file *file, const char __user *ubuf,
 	char *buf;
 	int ret;
 
-	if (!capable(CAP_SYS_ADMIN)) {
-		pr_warn_ratelimited("crashpoints: %s[%d]: writing needs CAP_SYS_ADMIN\n",
-				    current->comm, task_pid_nr(current));
-		return -EPERM;
-	}
+	ret = pc_may_write("crashpoints", NULL);
+	if (ret)
+		return ret;
 	/* An empty write says nothing: it disarms nothing. */
 	if (!count)
 		return 0;

@@ -21,6 +21,16 @@
 
 static struct dentry *pc_dir;
 
+int pc_may_write(const char *file, const char *name)
+{
+	if (capable(CAP_SYS_ADMIN))
+		return 0;
+	pr_warn_ratelimited("%s: %s[%d]: writing %s%sneeds CAP_SYS_ADMIN\n",
+			    file, current->comm, task_pid_nr(current),
+			    name ?: "", name ? " " : "");
+	return -EPERM;
+}
+
 /* Writing anything to a trigger file runs its crash in the writer. */
 static ssize_t pc_trigger_write(struct file *file, const char __user *buf,
 				size_t count, loff_t *ppos)
@@ -31,11 +41,9 @@ static ssize_t pc_trigger_write(struct file *file, const char __user *buf,
 	/* An empty write asks for nothing. */
 	if (!count)
 		return 0;
-	if (!capable(CAP_SYS_ADMIN)) {
-		pr_warn_ratelimited("trigger: %s[%d]: writing %s needs CAP_SYS_ADMIN\n",
-				    current->comm, task_pid_nr(current), type->name);
-		return -EPERM;
-	}
+	ret = pc_may_write("trigger", type->name);
+	if (ret)
+		return ret;
 	ret = pc_type_check_arch(type, "", "trigger");
 	if (ret)
 		return ret;

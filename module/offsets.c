@@ -19,7 +19,6 @@
  * pc_offsets_lock serializes the scans and protects that answer.
  */
 #include <linux/bitmap.h>
-#include <linux/capability.h>
 #include <linux/debugfs.h>
 #include <linux/fs.h>
 #include <linux/kprobes.h>
@@ -253,11 +252,9 @@ static ssize_t pc_offsets_write(struct file *file, const char __user *ubuf,
 	char *buf;
 	int ret;
 
-	if (!capable(CAP_SYS_ADMIN)) {
-		pr_warn_ratelimited("offsets: %s[%d]: writing needs CAP_SYS_ADMIN\n",
-				    current->comm, task_pid_nr(current));
-		return -EPERM;
-	}
+	ret = pc_may_write("offsets", NULL);
+	if (ret)
+		return ret;
 	if (!count)
 		return 0;
 	if (count > PC_OFFSETS_WRITE_MAX) {

@@ -70,6 +70,12 @@ void pc_expected_config(const char *name, const char *config, bool enabled);
  */
 int pc_ubsan_site(const char *name, atomic_t *runs, int sites);
 
+/*
+ * core.c: 0 if the writer may write our files; else -EPERM, logged as
+ * "@file: COMM[PID]: writing [@name ]needs CAP_SYS_ADMIN".
+ */
+int pc_may_write(const char *file, const char *name);
+
 /* lkdtm.c: the DIRECT file, which takes LKDTM's test names. */
 void pc_lkdtm_files(struct dentry *dir);
 
