@@ -65,15 +65,29 @@ noinline int pc_crash_hardlockup(void)
 	return 0;
 }
 
+/*
+ * On PREEMPT_RT a spinlock_t is a sleeping lock (an rtmutex): taking it
+ * again would block, not spin, with preemption on, and no watchdog would
+ * ever see it (the bench's guests waited for their time limit).  A
+ * raw_spinlock_t spins there as everywhere, with preemption off: the
+ * soft-lockup detector reports it, and lockdep's recursion check on a
+ * PROVE_LOCKING kernel.
+ */
+#ifdef CONFIG_PREEMPT_RT
+static DEFINE_RAW_SPINLOCK(pc_lock_twice);
+#define pc_spin_lock_twice()	raw_spin_lock(&pc_lock_twice)
+#else
 static DEFINE_SPINLOCK(pc_lock_twice);
+#define pc_spin_lock_twice()	spin_lock(&pc_lock_twice)
+#endif
 
 /* Sparse: the lock is taken twice and never released, on purpose. */
 noinline int pc_crash_spinlockup(void)
 	__acquires(&pc_lock_twice) __acquires(&pc_lock_twice)
 {
-	spin_lock(&pc_lock_twice);
+	pc_spin_lock_twice();
 	/* The lock is ours: the second acquisition spins for ever. */
-	spin_lock(&pc_lock_twice);
+	pc_spin_lock_twice();
 	return 0;
 }
 
