@@ -210,21 +210,25 @@ static int pc_control_show(struct seq_file *m, void *unused)
 
 	mutex_lock(&pc_points_lock);
 	list_for_each_entry(point, &pc_points, list) {
+		long hits = atomic_long_read(&point->hits);
+		long fired = atomic_long_read(&point->fired);
+		long missed = atomic_long_read(&point->missed);
+		unsigned long dropped = pc_probe_missed(point);
+
 		/*
-		 * hits = filtered + fired + missed; kprobes' own misses
-		 * (hits its handler never saw) are hits and misses both.
+		 * hits = filtered + fired + missed.  kprobes' own drops (hits
+		 * its handler never saw) are hits and misses both.  While a
+		 * handler is deciding, filtered may read one off.
 		 */
 		seq_printf(m, "%s %s%s hits=%lu ", point->where,
-			   point->type->name, point->options,
-			   atomic_long_read(&point->hits) +
-			   pc_probe_missed(point));
+			   point->type->name, point->options, hits + dropped);
 		/* Only pid=, comm= and cpu= make a hit not eligible. */
 		if (point->cond.given & (PC_OPT_PID | PC_OPT_COMM | PC_OPT_CPU))
 			seq_printf(m, "eligible=%ld ",
 				   atomic_long_read(&point->eligible));
 		seq_printf(m, "filtered=%ld fired=%ld missed=%lu ",
-			   atomic_long_read(&point->filtered),
-			   atomic_long_read(&point->fired), pc_missed(point));
+			   max(hits - fired - missed, 0L), fired,
+			   missed + dropped);
 		pc_show_context(m, point);
 	}
 	mutex_unlock(&pc_points_lock);

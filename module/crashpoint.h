@@ -52,11 +52,14 @@ struct pc_point {
 	int context;		/* PC_CTX_* the handler runs in */
 	bool redirect;		/* the crash runs in the path: context=path */
 	unsigned long id;	/* unique: how a crash in a path names it */
-	/* hits = filtered + fired + missed, once every handler is done. */
+	/*
+	 * Each hit is exactly one of filtered, fired or missed, so filtered
+	 * is not kept: it is hits - fired - missed, once every handler is
+	 * done (a hit that does not fire costs one atomic, not two).
+	 */
 	atomic_long_t hits;	/* every time the probe was hit while armed */
 	atomic_long_t eligible;	/* hits that passed pid, comm and cpu */
 	atomic_long_t claimed;	/* firings granted against times= */
-	atomic_long_t filtered;	/* turned away by the conditions */
 	atomic_long_t fired;	/* ran, and completed or never came back */
 	atomic_long_t missed;	/* would have fired, but could not run there */
 	unsigned long miss_told;	/* bit 0: the first such miss was logged */
@@ -137,10 +140,8 @@ pc_point_decide(struct pc_point *point,
 		struct pt_regs *regs)
 {
 	atomic_long_inc(&point->hits);
-	if (!pc_should_fire(point)) {
-		atomic_long_inc(&point->filtered);
+	if (!pc_should_fire(point))
 		return PC_HIT_FILTERED;
-	}
 	atomic_long_inc(&point->fired);
 	if (!pc_path_may_run(point->type, context(point, regs), point->where,
 			     &point->miss_told)) {

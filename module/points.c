@@ -139,11 +139,6 @@ unsigned long pc_probe_missed(const struct pc_point *point)
 	       (pc_is_kretprobe(point) ? point->rp.nmissed : 0);
 }
 
-unsigned long pc_missed(const struct pc_point *point)
-{
-	return atomic_long_read(&point->missed) + pc_probe_missed(point);
-}
-
 /*
  * kprobes adds the offset blindly: check that the probe is still in the
  * function that starts at the symbol.  Compare kallsyms' names for both

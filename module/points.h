@@ -28,7 +28,6 @@ bool pc_rearms_a_place(void);
 bool pc_arming(const struct pc_point *point);
 struct pc_point **pc_collect(bool (*match)(const struct pc_point *), int *n);
 void pc_free_matching(bool (*match)(const struct pc_point *));
-unsigned long pc_missed(const struct pc_point *point);
 unsigned long pc_probe_missed(const struct pc_point *point);
 
 /*
