@@ -98,10 +98,10 @@ static inline void pc_arch_redirect(struct pt_regs *regs, void *fn,
 	instruction_pointer_set(regs, (unsigned long)fn);
 }
 
-/* arm64's debug exception entry adds nothing to the count. */
+/* The BRK's debug_exception_enter() disables preemption once. */
 static inline unsigned int pc_arch_trap_count(void)
 {
-	return 0;
+	return IS_ENABLED(CONFIG_PREEMPT_COUNT) ? PREEMPT_OFFSET : 0;
 }
 
 /* DAIF.I, and the priority mask with pseudo-NMI. */

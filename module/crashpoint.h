@@ -10,6 +10,7 @@
 #include <linux/atomic.h>
 #include <linux/kprobes.h>
 #include <linux/list.h>
+#include <linux/mutex.h>
 #include <linux/percpu.h>
 #include <linux/prandom.h>
 #include <linux/sched.h>
@@ -28,7 +29,8 @@
  * reach it without a lock: a kprobe's through container_of() (unregister
  * waits for running handlers), a fast point's through entry_fast.c's RCU
  * table (freeing waits a grace period).  Nothing reads a point after its
- * handler returns: a crash in the path runs from a copy (path.h).
+ * handler returns but pc_point_missed_late(), which finds it by id on the
+ * RCU list: a crash in the path runs from a copy (path.h).
  */
 struct pc_point {
 	struct list_head list;
@@ -67,6 +69,9 @@ struct pc_point {
 	char options[PC_OPTIONS_MAX];	/* as listed: the non-default ones */
 	char symbol[PC_SYMBOL_MAX];
 };
+
+/* points.c: the lock on the list, the points' flags, entry_fast's table. */
+extern struct mutex pc_points_lock;
 
 /* probability=: a per-CPU generator, safe in any context. */
 DECLARE_PER_CPU(struct rnd_state, pc_rnd);
@@ -179,7 +184,16 @@ void pc_point_post(struct kprobe *kp, struct pt_regs *regs,
 		   unsigned long flags);
 int pc_point_return(struct kretprobe_instance *ri, struct pt_regs *regs);
 int pc_probe_context(struct kprobe *kp);
-bool pc_probe_sees_preemption(struct kprobe *kp);
+
+/*
+ * Whether a kprobe's handler can tell if the path was preemptible: a
+ * breakpoint trap can, a probe on an ftrace call site (whose levels of
+ * preemption vary) cannot.
+ */
+static __always_inline bool pc_probe_sees_preemption(struct kprobe *kp)
+{
+	return !kprobe_ftrace(kp);
+}
 
 /*
  * return_path.c.  pc_return_divert(): make the function whose entry

@@ -22,6 +22,7 @@
 #include <linux/ftrace.h>
 #include <linux/hashtable.h>
 #include <linux/kprobes.h>
+#include <linux/lockdep.h>
 #include <linux/rcupdate.h>
 #include <linux/slab.h>
 
@@ -195,6 +196,7 @@ int pc_entry_enable(struct pc_point **points, int n)
 
 	if (!n)
 		return 0;
+	lockdep_assert_held(&pc_points_lock);
 	ips = pc_entry_ips(points, n, false, &nips);
 	if (!ips)
 		return -ENOMEM;
@@ -230,6 +232,7 @@ void pc_entry_disable(struct pc_point **points, int n)
 
 	if (!n)
 		return;
+	lockdep_assert_held(&pc_points_lock);
 	/*
 	 * Out of the filter go the sites no other point keeps (a point
 	 * re-armed in the same write shares its site with the old one).

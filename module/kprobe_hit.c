@@ -33,17 +33,17 @@ int pc_probe_context(struct kprobe *kp)
 	return PC_CTX_NMI;
 }
 
-/* Whether a hit's handler can tell if the path was preemptible. */
-bool pc_probe_sees_preemption(struct kprobe *kp)
-{
-	return !kprobe_ftrace(kp);
-}
-
-/* The deepest context the probed path itself was in. */
+/*
+ * The deepest context the probed path itself was in.  A type that runs
+ * in the handler needs the handler's own (an optimized kprobe's is not a
+ * trap: only its NMI state is known, and only NMI-safe types run there).
+ */
 static int pc_trapped_context(struct pc_point *point, struct pt_regs *regs)
 {
 	struct kprobe *kp = &point->rp.kp;
 
+	if (!point->redirect)
+		return in_nmi() ? PC_CTX_NMI : point->context;
 	if (pc_probe_sees_preemption(kp))
 		return pc_context_of(preempt_count() - pc_arch_trap_count(),
 				     !pc_arch_regs_irqs_on(regs));

@@ -78,6 +78,9 @@ NOKPROBE_SYMBOL(pc_context_of);
 
 int notrace pc_context_now(unsigned int levels)
 {
+	/* Without a preemption count, preempt_disable() adds nothing. */
+	if (!IS_ENABLED(CONFIG_PREEMPT_COUNT))
+		levels = 0;
 	return pc_context_of(preempt_count() - levels * PREEMPT_OFFSET,
 			     irqs_disabled());
 }

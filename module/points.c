@@ -168,8 +168,9 @@ static int pc_point_global_pid(struct pc_point *point)
 	if (point->cond.pid < 0 || task_active_pid_ns(current) == &init_pid_ns)
 		return 0;
 	rcu_read_lock();
+	/* A process group or session id alone is no task's id. */
 	pid = find_vpid(point->cond.pid);
-	nr = pid ? pid_nr(pid) : 0;
+	nr = pid && pid_task(pid, PIDTYPE_PID) ? pid_nr(pid) : 0;
 	rcu_read_unlock();
 	if (!nr) {
 		pr_warn("crashpoints: %s: pid=%d: no such task in the writer's pid namespace\n",
@@ -281,6 +282,16 @@ static int pc_point_validate(struct pc_point *point)
 			point->context == PC_CTX_NMI ?
 			"this probe is not at an ftrace entry" :
 			"a probe handler never may sleep");
+		return -EINVAL;
+	}
+	/*
+	 * A diverted return crashes in the context the function returns
+	 * in, which its entry probe cannot see (a function may take a lock
+	 * or turn interrupts off): only types that run in any context.
+	 */
+	if (point->redirect && point->on_return && type->context < PC_CTX_ATOMIC) {
+		pr_warn("crashpoints: %s: %s needs a path in %s context to complete, and a %%return point cannot see the context the function returns in: arm it at the function entry\n",
+			point->where, type->name, pc_context_name(type->context));
 		return -EINVAL;
 	}
 	/*

@@ -12,11 +12,8 @@
 #ifndef PROVOKE_CRASH_POINTS_H
 #define PROVOKE_CRASH_POINTS_H
 
-#include <linux/mutex.h>
-
 #include "crashpoint.h"
 
-extern struct mutex pc_points_lock;
 extern struct list_head pc_points;
 
 void pc_format_place(char *buf, size_t len, const struct pc_line *line);
