@@ -17,9 +17,11 @@
 # under $scratch/prep: K.order (its results' names, in KTAP order), K.jobs
 # (one guest per line: "lkdtm", "batch FILE" or "single FILE"), and last
 # K.ready, its kernel release.  A case that needs what the kernel lacks
-# gets its SKIP result here, unbooted.
+# gets its SKIP result here, unbooted; on a kernel without ramoops a
+# pstore case runs without its pstore checks, and counts as skipped.
 prepare_series() {
 	local k=$1 series=$2 prep=$scratch/prep rel cases why f n word missing first
+	local no_ramoops modwhy
 	local boot i members singles=() hand=() batched=() batches=() lkdtm=0 twin=0
 	first=${#order[@]}
 	# A built kernel not in the cache yet is built here, at low priority
@@ -38,10 +40,13 @@ prepare_series() {
 	else
 		pc_log "no kdump lane on $rel: $why"
 	fi
+	no_ramoops=$(pc_ramoops_absent "$rel")
+	[ -z "$no_ramoops" ] || pc_log "no pstore checks on $rel: $no_ramoops"
 	while IFS=$'\t' read -r name category context fate needs expect _desc; do
 		gen_type_cases "$cases" "$rel" "$name" "$category" "$context" "$fate" \
 			"$needs" "$expect"
 	done <"$cases/types.tsv"
+	gen_matrix_cases "$cases" "$rel"
 	for f in "$PC_ROOT"/tests/cases/*.sh; do
 		sed "$(pc_case_sed "$rel")" "$f" >"$cases/$(basename "$f")"
 	done
@@ -51,9 +56,10 @@ prepare_series() {
 		in_scope "$series" "$n" || continue
 		in_shard || continue
 		order+=("$series-$n")
-		missing=""
+		missing="" modwhy=""
 		for word in $(sed -n 's/^# needs: //p' "$f"); do
 			case $word in
+			*.ko) [ -n "$modwhy" ] || modwhy=$(pc_module_absent "$rel" "${word%.ko}") ;;
 			!*) has_config "$rel" "${word#!}" && missing="$missing $word" ;;
 			*) has_config "$rel" "$word" || missing="$missing $word" ;;
 			esac
@@ -62,6 +68,11 @@ prepare_series() {
 			echo "ok $series/$n # SKIP needs$missing, which $rel does not meet" >"$results/$series-$n.result"
 			continue
 		fi
+		if [ -n "$modwhy" ]; then
+			echo "ok $series/$n # SKIP $modwhy" >"$results/$series-$n.result"
+			continue
+		fi
+		[ -n "$no_ramoops" ] && grep -q '^# pstore: 1' "$f" && pstore_unchecked "$f" "$no_ramoops"
 		if grep -q '^# kdump: 1' "$f" && [ "$kdump_here" = 0 ]; then
 			echo "ok $series/$n # SKIP no kdump guest on $rel: $why" \
 				>"$results/$series-$n.result"
@@ -99,7 +110,14 @@ prepare_series() {
 			# A case without a boot line shares the plain command line.
 			sed -n 's/^# boot://p' "$f" | grep . || echo
 		done | sort -u)
-		pc_pack_initramfs "$rel" "$cases"
+		# The matrix's paths module, where a matrix case runs.
+		if printf '%s\n' "${order[@]:first}" | grep -q -- "-matrix_"; then
+			matrix_build_paths "$rel"
+			PC_EXTRA_FILES="${PC_EXTRA_FILES:-} $PC_OUT/$rel/src/paths/pc_paths.ko" \
+				pc_pack_initramfs "$rel" "$cases"
+		else
+			pc_pack_initramfs "$rel" "$cases"
+		fi
 		[ "$kdump_here" = 1 ] && pc_kdump_pack "$rel"
 	fi
 	lkdtm_prepare "$rel" "$series" && lkdtm=1
@@ -111,6 +129,22 @@ prepare_series() {
 	} >"$prep/$k.jobs"
 	# Written whole, then renamed: tests/run polls for it.
 	echo "$rel" >"$prep/$k.ready.tmp" && mv "$prep/$k.ready.tmp" "$prep/$k.ready"
+}
+
+# pstore_unchecked FILE WHY: a pstore case for a kernel without ramoops:
+# no reset, and no expect-out lines from its PC-PSTORE-BEGIN on (the
+# record's); what the crash printed is still checked, and the case, unless
+# it skips already, is skipped for WHY.
+pstore_unchecked() {
+	local f=$1 why=$2
+	awk -v why="$why" '
+		/^# pstore: / { next }
+		/^# expect-out: PC-PSTORE-BEGIN/ { record = 1 }
+		record && /^# expect-out: / { next }
+		/^# skip: / { skip = 1 }
+		{ print }
+		END { if (!skip) print "# skip: " why ": the crash is checked, its pstore record is not" }
+	' "$f" >"$f.tmp" && mv "$f.tmp" "$f"
 }
 
 # prepare_all: prepare_series for each series of $kernels, in order, into

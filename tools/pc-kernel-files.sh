@@ -6,13 +6,16 @@
 
 # pc_kernel_files IMAGE TREE: make the root of links for a kernel of
 # files and print its release (the tree's UTS_RELEASE).
-# ramoops and reed_solomon come from the tree when built as modules; with
-# PSTORE_RAM built in, pc_boot passes ramoops' parameters on the command
-# line instead (/init's insmod of them then fails, harmlessly).  A link
-# is only replaced when it changes: a running bench's guests may be
-# reading through it.
+# ramoops and reed_solomon, when built as modules, come from the tree, or
+# else from where the system keeps the release's modules,
+# /lib/modules/REL/kernel/ (.ko or .ko.xz): a distribution's headers
+# tree has no .ko at all.  With PSTORE_RAM built in, pc_boot passes
+# ramoops' parameters on the command line instead (/init's insmod of them
+# then fails, harmlessly); with no ramoops anywhere the bench's pstore
+# checks skip (pc_ramoops_absent).  A link is only replaced when it
+# changes: a running bench's guests may be reading through it.
 pc_kernel_files() {
-	local image=$1 tree=$2 rel root l t
+	local image=$1 tree=$2 rel root l t c m s
 	[ -f "$image" ] || pc_die "no kernel image $image"
 	[ -f "$tree/include/config/kernel.release" ] && [ -f "$tree/.config" ] &&
 		[ -f "$tree/Module.symvers" ] ||
@@ -37,13 +40,23 @@ pc_kernel_files() {
 	# Only modules of this configuration: a .ko left in the tree by an
 	# earlier one (ramoops built in now) must not reach the guest.
 	for l in REED_SOLOMON=lib/reed_solomon/reed_solomon PSTORE_RAM=fs/pstore/ramoops; do
-		t=$tree/${l#*=}.ko
-		if grep -qx "CONFIG_${l%%=*}=m" "$tree/.config"; then
-			l=$root/lib/modules/$rel/kernel/${l#*=}.ko
-			[ "$(readlink "$l")" = "$t" ] || ln -sfn "$t" "$l"
-		else
-			rm -f "$root/lib/modules/$rel/kernel/${l#*=}.ko"
+		c=${l%%=*} m=${l#*=} t=""
+		if grep -qx "CONFIG_$c=m" "$tree/.config"; then
+			for t in "$tree/$m.ko" "/lib/modules/$rel/kernel/$m.ko" \
+				"/lib/modules/$rel/kernel/$m.ko.xz" ""; do
+				[ -z "$t" ] || [ -f "$t" ] && break
+			done
 		fi
+		# The link keeps the file's suffix: pc_copy_modules unpacks
+		# a .ko.xz.
+		l=$root/lib/modules/$rel/kernel/$m
+		for s in .ko .ko.xz; do
+			if [ -n "$t" ] && [[ $t == *"$m$s" ]]; then
+				[ "$(readlink "$l$s")" = "$t" ] || ln -sfn "$t" "$l$s"
+			else
+				rm -f "$l$s"
+			fi
+		done
 	done
 	echo "$rel"
 }

@@ -301,19 +301,63 @@ pc_case_sed() {
 	esac
 }
 
+# pc_module_file REL MODULE: the file of REL's module (a path under its
+# kernel/ tree, no suffix), .ko or .ko.xz, where the guests' modules come
+# from: /lib/modules/REL for a Debian release, the root of links for a
+# kernel of files (pc_kernel_files: its tree's, else the system's).
+# Fails if REL has none (built in, not built, or not found).
+pc_module_file() {
+	local f
+	f=$(pc_rel_root "$1")/lib/modules/$1/kernel/$2
+	if [ -f "$f.ko" ]; then
+		echo "$f.ko"
+	elif [ -f "$f.ko.xz" ]; then
+		echo "$f.ko.xz"
+	else
+		return 1
+	fi
+}
+
+# pc_module_absent REL MODULE: nothing if REL has the module as a file;
+# else why not, and where it was looked for.
+pc_module_absent() {
+	local rel=$1 m=$2 tree where
+	pc_module_file "$rel" "$m" >/dev/null && return 0
+	where=$(pc_rel_root "$rel")/lib/modules/$rel/kernel/$(dirname "$m")
+	# A kernel of files: its tree, then the system's modules.
+	tree=$(readlink "$(pc_rel_root "$rel")/usr/src/linux-headers-$rel" 2>/dev/null) &&
+		where="$tree/$(dirname "$m") and /lib/modules/$rel/kernel/$(dirname "$m")"
+	echo "no $(basename "$m").ko for $rel (looked in $where)"
+}
+
+# pc_ramoops_absent REL: nothing if a guest of REL can keep records in
+# ramoops (built in, or ramoops.ko and reed_solomon.ko, which /init
+# loads); else why not.
+pc_ramoops_absent() {
+	local rel=$1 why
+	grep -qx 'CONFIG_PSTORE_RAM=y' "$(pc_rel_config "$rel")" 2>/dev/null && return 0
+	if ! pc_has_config "$rel" CONFIG_PSTORE_RAM; then
+		echo "$rel has no CONFIG_PSTORE_RAM"
+		return 0
+	fi
+	why=$(pc_module_absent "$rel" fs/pstore/ramoops)
+	[ -z "$why" ] && grep -qx 'CONFIG_REED_SOLOMON=m' "$(pc_rel_config "$rel")" &&
+		why=$(pc_module_absent "$rel" lib/reed_solomon/reed_solomon)
+	[ -z "$why" ] || echo "$why"
+}
+
 # pc_copy_modules REL DEST MODULE...: REL's modules (paths under its
 # kernel/ tree, no suffix) into DEST, uncompressed for busybox insmod; a
 # module REL does not have (built in, or not built) is left out.
 pc_copy_modules() {
-	local rel=$1 dest=$2 m from
-	from=$(pc_rel_root "$rel")/lib/modules/$rel/kernel
+	local rel=$1 dest=$2 m f
 	shift 2
 	for m in "$@"; do
-		if [ -f "$from/$m.ko" ]; then
-			cp "$from/$m.ko" "$dest/"
-		elif [ -f "$from/$m.ko.xz" ]; then
-			xz -dc "$from/$m.ko.xz" >"$dest/$(basename "$m").ko"
-		fi
+		f=$(pc_module_file "$rel" "$m") || continue
+		case $f in
+		*.xz) xz -dc "$f" >"$dest/$(basename "$m").ko" ;;
+		*) cp "$f" "$dest/$(basename "$m").ko" ;;
+		esac
 	done
 }
 

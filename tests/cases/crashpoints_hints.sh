@@ -3,6 +3,8 @@
 # offsets file lists exactly the offsets kprobes takes (each listed one
 # arms, each other one is refused), and says when it stopped short;
 # eligible= shows the hits pid=, comm= and cpu= let through.
+# MODULE:SYMBOL needs a module to arm in: reed_solomon's, as a file.
+# needs: lib/reed_solomon/reed_solomon.ko
 # expect-out: unknown_key: write: error EINVAL
 # expect: provoke_crash: crashpoints: line 1, column [0-9]+: unknown option 'foo' \(valid keys: after, every, times, probability, pid, comm, cpu\)
 # expect-out: odd_key: write: error EINVAL
