@@ -14,7 +14,6 @@
  * does the write, whatever the type would do: a kselftest run goes on
  * after it on the same machine.
  */
-#include <linux/capability.h>
 #include <linux/debugfs.h>
 #include <linux/fs.h>
 #include <linux/kernel.h>
@@ -105,11 +104,9 @@ static ssize_t pc_lkdtm_write(struct file *file, const char __user *ubuf,
 	/* An empty write asks for nothing. */
 	if (!count)
 		return 0;
-	if (!capable(CAP_SYS_ADMIN)) {
-		pr_warn_ratelimited("DIRECT: %s[%d]: writing needs CAP_SYS_ADMIN\n",
-				    current->comm, task_pid_nr(current));
-		return -EPERM;
-	}
+	ret = pc_may_write("DIRECT", NULL);
+	if (ret)
+		return ret;
 	if (count >= sizeof(buf)) {
 		pr_warn("DIRECT: a write of %zu bytes is no LKDTM test name (%zu at most)\n",
 			count, sizeof(buf) - 1);
