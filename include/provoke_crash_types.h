@@ -103,7 +103,7 @@ PC_CRASH_TYPE(corrupt_stack_strong, "CORRUPT_STACK_STRONG",
 PC_CRASH_TYPE(exhaust_stack, "EXHAUST_STACK", stack, PC_CTX_ATOMIC, PC_FATE_PANIC,
 	      "CONFIG_VMAP_STACK",
 	      "recurse with big frames into the stack's guard page",
-	      "BUG: (task |TASK )?stack guard page was hit at",
+	      "BUG: (task |TASK |IRQ )?stack guard page was hit at",
 	      "pc_recurse",
 	      "!kdump? Kernel panic - not syncing: ")
 PC_CRASH_TYPE(stack_guard_page_leading, "STACK_GUARD_PAGE_LEADING",
