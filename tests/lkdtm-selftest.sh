@@ -6,24 +6,28 @@
 # installs it, run from its directory.  It writes the name into
 # /sys/kernel/debug/provoke-crash/DIRECT and judges the kernel log.
 #
-# One guest runs every test in tests.txt's order, as a kselftest run does
-# in one boot (an oops kills only the writer).  A test that takes the
-# kernel down ends the guest: it is judged on the console the way run.sh
-# judges its log (its expected text, or XFAIL), and a new guest goes on
-# from the next test.  The guest boots with the kernel-parameter
-# equivalents of the selftest's config fragment (SLUB_DEBUG_ON,
-# INIT_ON_FREE_DEFAULT_ON, RANDOMIZE_KSTACK_OFFSET_DEFAULT).  The busybox
-# guest lacks comm, which run.sh uses: tests/guest/comm.c is put in.
+# One guest runs every test in tests.txt's order to the end, as a
+# kselftest run does on one machine: no test may take the kernel down
+# (through DIRECT, a name does not where LKDTM's own test does not:
+# module/lkdtm.c), and no fresh guest hides one that does.  Every line of
+# tests.txt must get run.sh's verdict (ok, FAIL, XFAIL, or the skip of a
+# commented-out test), and the guest must still be up after the last
+# one: a test that takes it down or hangs is "not ok", and so is each
+# test after it, for want of a result.  The guest boots with the
+# kernel-parameter equivalents of the selftest's config fragment
+# (SLUB_DEBUG_ON, INIT_ON_FREE_DEFAULT_ON,
+# RANDOMIZE_KSTACK_OFFSET_DEFAULT).  The busybox guest lacks comm, which
+# run.sh uses: tests/guest/comm.c is put in.
 #
-# The selftest's other program, stack-entropy.sh, runs first in the first
-# guest, as test 0 (1000 REPORT_STACK samples; it needs at least 5 bits),
-# with one change: busybox's dmesg has no --follow, and its shell runs
-# applets before anything on PATH, so its "dmesg --follow" reads
-# /dev/kmsg instead (records that end with the same words).
+# The selftest's other program, stack-entropy.sh, runs first, as test 0
+# (1000 REPORT_STACK samples; it needs at least 5 bits), with one change:
+# busybox's dmesg has no --follow, and its shell runs applets before
+# anything on PATH, so its "dmesg --follow" reads /dev/kmsg instead
+# (records that end with the same words).
 #
-# Uses tests/run's $results, $filter, $order, $listing, in_shard and
-# pc-vm-lib.sh (tests/prepare-series.sh calls lkdtm_prepare, tests/run
-# forks lkdtm_run).
+# Uses tests/run's $results, $filter, $order, $listing, $guest_timeout,
+# in_shard and pc-vm-lib.sh (tests/prepare-series.sh calls lkdtm_prepare,
+# tests/run forks lkdtm_run).
 # shellcheck shell=bash disable=SC2154
 
 lkdtm_source=${PC_LKDTM_SOURCE:-/usr/src/linux-source-6.12.tar.xz}
@@ -49,8 +53,9 @@ lkdtm_extract() {
 
 # lkdtm_guest_case: the guest's part, sourced by /init after insmod:
 # install run.sh as each test (the kselftest Makefile's install), then run
-# the tests from number $pc_lkdtm_from on, each between markers on the
-# output and in the kernel log.
+# every test in order, each between markers on the output and in the
+# kernel log; after the last, proof that the kernel and the module still
+# answer.
 lkdtm_guest_case() {
 	cat <<'GUEST'
 cp /comm /usr/bin/comm
@@ -63,16 +68,13 @@ done
 cp /stack-entropy.sh /lkdtm/stack-entropy.sh
 chmod 0755 /lkdtm/stack-entropy.sh
 cd /lkdtm
-if [ "${pc_lkdtm_from:-1}" -le 1 ]; then
-	echo "LKDTM-BEGIN 0 stack-entropy"
-	echo "LKDTM-BEGIN 0 stack-entropy" >/dev/kmsg
-	./stack-entropy.sh
-	echo "LKDTM-RC 0 stack-entropy $?"
-fi
+echo "LKDTM-BEGIN 0 stack-entropy"
+echo "LKDTM-BEGIN 0 stack-entropy" >/dev/kmsg
+./stack-entropy.sh
+echo "LKDTM-RC 0 stack-entropy $?"
 i=0
 for t in $(awk '{print $1}' tests.txt | sed -e 's/#//'); do
 	i=$((i + 1))
-	[ "$i" -lt "${pc_lkdtm_from:-1}" ] && continue
 	echo "LKDTM-BEGIN $i $t"
 	echo "LKDTM-BEGIN $i $t" >/dev/kmsg
 	"./$t.sh"
@@ -80,6 +82,8 @@ for t in $(awk '{print $1}' tests.txt | sed -e 's/#//'); do
 done
 echo "LKDTM-DONE"
 cd /
+# Still up: a new process runs, and the module answers on DIRECT.
+echo "LKDTM-UP $(cut -d' ' -f1 /proc/uptime) s, $(head -n 1 $D/DIRECT)"
 GUEST
 }
 
@@ -113,79 +117,80 @@ lkdtm_expect() {
 	echo "${expect:-call trace:}"
 }
 
-# lkdtm_run REL SERIES: guests until every test has a verdict; writes the
-# series' result file: one KTAP line per test, run.sh's verdict line
-# under it, and the totals.
+# lkdtm_run REL SERIES: one guest for the whole selftest; writes the
+# series' result file (lkdtm_report).
 lkdtm_run() {
-	local rel=$1 series=$2 res=$results/$2-lkdtm_selftest from=1 n k=0 rc
-	local name num out con start=$SECONDS down="" expect boot=$lkdtm_boot
+	local rel=$1 series=$2 res=$results/$2-lkdtm_selftest rc start=$SECONDS boot=$lkdtm_boot
 	# One KASAN report per boot otherwise: the tests after the first
 	# would find none.
 	pc_has_config "$rel" CONFIG_KASAN && boot="$boot kasan_multi_shot"
-	n=$(awk '{print $1}' "$PC_OUT/lkdtm-selftest/tests.txt" | wc -l)
-	: >"$res.tests"
-	while [ "$from" -le "$n" ]; do
-		k=$((k + 1))
-		out=$res.$k.out con=$res.$k.console
-		PC_INITRD=$PC_OUT/$rel/initramfs-lkdtm.cpio pc_boot "$rel" lkdtm_selftest \
-			"$((guest_timeout * 3))" "$boot pc_lkdtm_from=$from" "$con" "$out" 1 0
-		rc=$?
-		tr -d '\r' <"$out" >"$out.txt"
-		# Every test with its exit status.
-		awk '/^LKDTM-RC / { print $2, $3, $4 }' "$out.txt" >>"$res.tests"
-		grep -q '^LKDTM-DONE' "$out.txt" && break
-		# The test that took the kernel down: judged on the console
-		# from its marker on, with run.sh's expected text.
-		read -r num name < <(awk '/^LKDTM-BEGIN / { n = $2; t = $3 } /^LKDTM-RC / { n = "" }
-			END { if (n != "") print n, t }' "$out.txt")
-		if [ -z "${num:-}" ]; then
-			echo "guest $k (from test $from) ran no test: status $rc" >"$res.setup"
-			tail -n 20 "$con" >>"$res.setup"
-			break
-		fi
-		expect=$(lkdtm_expect "$name")
-		if tr -d '\r' <"$con" | sed -n "/LKDTM-BEGIN $num $name\$/,\$p" | grep -Eqi -- "$expect"; then
-			echo "$num $name 0 down" >>"$res.tests"
-		elif tr -d '\r' <"$con" | sed -n "/LKDTM-BEGIN $num $name\$/,\$p" | grep -Eqi XFAIL:; then
-			echo "$num $name 4 down" >>"$res.tests"
-		else
-			echo "$num $name 1 down" >>"$res.tests"
-		fi
-		down="$down $name"
-		from=$((num + 1))
-	done
-	lkdtm_report "$series" "$res" "$k" "$start" "$down" >"$res.result"
+	PC_INITRD=$PC_OUT/$rel/initramfs-lkdtm.cpio pc_boot "$rel" lkdtm_selftest \
+		"$((guest_timeout * 3))" "$boot" "$res.console" "$res.out" 1 0
+	rc=$?
+	tr -d '\r' <"$res.out" >"$res.out.txt"
+	tr -d '\r' <"$res.console" >"$res.console.txt"
+	lkdtm_report "$series" "$res" "$rc" "$((guest_timeout * 3))" "$start" >"$res.result"
 	pc_log "done $series/lkdtm_selftest"
 }
 
-# lkdtm_report SERIES RES GUESTS START DOWN: one KTAP line per test with
-# run.sh's verdict under it, then the totals: pass / XFAIL / SKIP / fail.
+# lkdtm_tests: every test the guest runs, as "NUM NAME": stack-entropy
+# as 0, then each line of tests.txt, commented out or not.
+lkdtm_tests() {
+	echo "0 stack-entropy"
+	awk '{ sub(/^#/, "", $1); print NR, $1 }' "$PC_OUT/lkdtm-selftest/tests.txt"
+}
+
+# lkdtm_report SERIES RES STATUS LIMIT START: one KTAP line per test with
+# run.sh's verdict under it, one for the guest being up after the last
+# test, then the totals: pass / XFAIL / SKIP / fail.
 lkdtm_report() {
-	local series=$1 res=$2 k=$3 start=$4 down=$5 num name rc how verdict seg xfail
-	local pass=0 nxfail=0 skip=0 fail=0 fails=""
-	while read -r num name rc how; do
-		# run.sh's verdict and the XFAIL: line of this test's log,
-		# between its markers (on the console, for a test that took
-		# the kernel down).
-		if [ "${how:-}" = down ]; then
-			seg=$(cat "$res".*.console | tr -d '\r' | awk -v b="LKDTM-BEGIN $num $name" \
-				'index($0, b) && substr($0, length($0) - length(b) + 1) == b { on = 1; next }
-				/LKDTM-BEGIN / { on = 0 } on')
-			verdict="the kernel went down; judged on the console as run.sh judges its log:"
-			verdict="$verdict $([ "$rc" = 0 ] && echo saw || echo "no") '$(lkdtm_expect "$name")'"
-		else
-			seg=$(cat "$res".*.out.txt | awk -v b="LKDTM-BEGIN $num $name" \
-				'$0 == b { on = 1; next } /^LKDTM-RC / { on = 0 } on')
-			verdict=$(grep -E "^$name: (saw|missing) |^Skipping $name: |^Skipped: test '$name' " <<<"$seg" | tail -n 1)
-			# stack-entropy.sh's, after its progress (the console is a tty).
-			[ "$name" = stack-entropy ] &&
-				verdict=$(grep -oE 'Bits of stack entropy: [0-9]+|Stack entropy is low.*' <<<"$seg" | tail -n 1)
+	local series=$1 res=$2 status=$3 limit=$4 start=$5 num name rc seg verdict xfail
+	local pass=0 nxfail=0 skip=0 fail=0 fails="" lost="" after=0 why
+	while read -r num name; do
+		rc=$(awk -v n="$num" -v t="$name" '$1 == "LKDTM-RC" && $2 == n && $3 == t { print $4 }' \
+			"$res.out.txt" | tail -n 1)
+		if [ -z "$rc" ]; then
+			# No result: the test that was running when the guest
+			# went down or hung, or one after it.
+			fail=$((fail + 1))
+			if [ -n "$lost" ]; then
+				after=$((after + 1))
+				echo "not ok $series/lkdtm/$name # no result: the guest did not get past $lost"
+				continue
+			fi
+			lost=$name fails="${fails:+$fails, }$name"
+			if [ "$status" = 124 ] || [ "$status" = 137 ]; then
+				why="the guest hung in it (timed out after ${limit}s)"
+			elif grep -qxF "LKDTM-BEGIN $num $name" "$res.out.txt"; then
+				why="the kernel went down in it (guest status $status)"
+			else
+				why="the guest never started it (guest status $status)"
+			fi
+			echo "not ok $series/lkdtm/$name # no result: $why"
+			# The console from its marker on.
+			awk -v b="LKDTM-BEGIN $num $name" \
+				'index($0, b) && substr($0, length($0) - length(b) + 1) == b { on = 1 } on' \
+				"$res.console.txt" | tail -n 20 | sed 's/^/# /'
+			continue
 		fi
+		seg=$(awk -v b="LKDTM-BEGIN $num $name" \
+			'$0 == b { on = 1; next } /^LKDTM-RC / { on = 0 } on' "$res.out.txt")
+		verdict=$(grep -E "^$name: (saw|missing) |^Skipping $name: |^Skipped: test '$name' " <<<"$seg" | tail -n 1)
+		# stack-entropy.sh's, after its progress (the console is a tty).
+		[ "$name" = stack-entropy ] &&
+			verdict=$(grep -oE 'Bits of stack entropy: [0-9]+|Stack entropy is low.*' <<<"$seg" | tail -n 1)
 		xfail=$(grep -m1 -o 'XFAIL: .*' <<<"$seg")
+		if [ -z "$verdict" ]; then
+			# An exit status without run.sh's word on it is no result.
+			fail=$((fail + 1)) fails="${fails:+$fails, }$name"
+			echo "not ok $series/lkdtm/$name # exit status $rc without run.sh's verdict line"
+			tail -n 12 <<<"$seg" | sed 's/^/# /'
+			continue
+		fi
 		case $rc in
 		0) pass=$((pass + 1)); echo "ok $series/lkdtm/$name" ;;
 		4)
-			if [ -n "$xfail" ] && { grep -q "saw 'XFAIL'" <<<"$verdict" || [ "${how:-}" = down ]; }; then
+			if [ -n "$xfail" ] && grep -q "saw 'XFAIL'" <<<"$verdict"; then
 				nxfail=$((nxfail + 1))
 				echo "ok $series/lkdtm/$name # SKIP $xfail"
 			else
@@ -193,20 +198,25 @@ lkdtm_report() {
 				echo "ok $series/lkdtm/$name # SKIP $verdict"
 			fi
 			;;
-		*) fail=$((fail + 1)) fails="$fails $name"; echo "not ok $series/lkdtm/$name" ;;
+		*) fail=$((fail + 1)) fails="${fails:+$fails, }$name"; echo "not ok $series/lkdtm/$name" ;;
 		esac
-		[ -n "$verdict" ] && echo "#   $verdict"
-		if [ "$rc" != 0 ] && [ "$rc" != 4 ]; then
-			tail -n 12 <<<"$seg" | sed 's/^/# /'
-		fi
-	done < <(sort -n -u -k1,1 "$res.tests")
-	if [ -s "$res.setup" ]; then
-		echo "not ok $series/lkdtm/setup"
-		sed 's/^/# /' "$res.setup"
+		echo "#   $verdict"
+		[ "$rc" != 0 ] && [ "$rc" != 4 ] && tail -n 12 <<<"$seg" | sed 's/^/# /'
+	done < <(lkdtm_tests)
+	# The kernel still up after the last test, as kselftest's next suite
+	# would find it.
+	if grep -q '^LKDTM-DONE' "$res.out.txt" && grep -q '^LKDTM-UP .*Available crash types:' "$res.out.txt"; then
+		echo "ok $series/lkdtm/up_after_last_test"
+		echo "#   $(grep -m1 '^LKDTM-UP ' "$res.out.txt" | sed 's/^LKDTM-UP /up at /')"
+	else
+		[ "$after" = 0 ] || fails="$fails and the $after after it, without a result"
+		fail=$((fail + 1)) fails="${fails:+$fails; }up_after_last_test"
+		echo "not ok $series/lkdtm/up_after_last_test # the guest was not up after the last test${lost:+ (down or hung in $lost)}"
+		[ -n "$lost" ] || tail -n 12 "$res.console.txt" | sed 's/^/# /'
 	fi
 	echo "# LKDTM selftest ($(basename "$lkdtm_source")'s run.sh and tests.txt, unchanged) on $series:" \
-		"$pass pass, $nxfail XFAIL, $skip SKIP, $fail fail${fails:+ (}${fails# }${fails:+)};" \
-		"$k guest(s)${down:+, kernel down in}${down}; $((SECONDS - start)) s"
+		"$pass pass, $nxfail XFAIL, $skip SKIP, $fail fail${fails:+ ($fails)};" \
+		"one guest, $((SECONDS - start)) s"
 }
 
 # lkdtm_prepare REL SERIES: whether this series runs the selftest (the
