@@ -47,7 +47,10 @@ static ssize_t pc_trigger_write(struct file *file, const char __user *buf,
 	ret = pc_type_check_arch(type, "", "trigger");
 	if (ret)
 		return ret;
-	pc_crash_run(type, "trigger");
+	/* It could not run, or the kernel cannot catch it (XFAIL): say so. */
+	ret = pc_crash_run(type, "trigger");
+	if (ret && ret != -EINPROGRESS)
+		return ret;
 	return count;
 }
 
