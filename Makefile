@@ -77,7 +77,7 @@ check:
 check-long:
 	PC_KERNELS="6.1 6.12 arm64-6.1 arm64-6.12 debug clang" PC_ARM64_SCOPE=full \
 		PC_DEBUG_SCOPE=full PC_KDUMP_SCOPE=full PC_X86_SCOPE=full \
-		PC_KDUMP_CRASH=1 tests/run
+		PC_MATRIX_SCOPE=full PC_KDUMP_CRASH=1 tests/run
 
 vm:
 	tools/provoke-crash-vm
