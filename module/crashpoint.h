@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * A crash point, shared by points.c (the registry), control.c (the
- * control file), kprobe_hit.c (kprobe handlers) and
- * entry_fast.c (function-entry points through one ftrace_ops).
+ * control file), probe_kprobe.c (kprobe handlers) and
+ * probe_ftrace.c (function-entry points through one ftrace_ops).
  */
 #ifndef PROVOKE_CRASH_CRASHPOINT_H
 #define PROVOKE_CRASH_CRASHPOINT_H
@@ -17,7 +17,7 @@
 #include <linux/smp.h>
 #include <linux/string.h>
 
-#include "path.h"
+#include "run_in_path.h"
 #include "provoke_crash.h"
 #include "provoke_crash_parse.h"
 
@@ -27,14 +27,14 @@
 /*
  * A point lives on points.c's list, under pc_points_lock.  Handlers
  * reach it without a lock: a kprobe's through container_of() (unregister
- * waits for running handlers), a fast point's through entry_fast.c's RCU
+ * waits for running handlers), a fast point's through probe_ftrace.c's RCU
  * table (freeing waits a grace period).  Nothing reads a point after its
  * handler returns but pc_point_missed_late(), which finds it by id on the
- * RCU list: a crash in the path runs from a copy (path.h).
+ * RCU list: a crash in the path runs from a copy (run_in_path.h).
  */
 struct pc_point {
 	struct list_head list;
-	struct hlist_node entry_node;	/* in entry_fast.c's table, by address */
+	struct hlist_node entry_node;	/* in probe_ftrace.c's table, by address */
 	unsigned long entry_ip;		/* ftrace call site of an entry point */
 	/*
 	 * rp.kp is the probe; rp itself for %return.  An entry point on the
@@ -43,8 +43,8 @@ struct pc_point {
 	 */
 	struct kretprobe rp;
 	bool on_return;
-	bool fast;		/* fires through entry_fast.c, not the kprobe */
-	bool fast_live;		/* in entry_fast.c's table and ftrace filter */
+	bool fast;		/* fires through probe_ftrace.c, not the kprobe */
+	bool fast_live;		/* in probe_ftrace.c's table and ftrace filter */
 	bool kprobe_live;	/* its kprobe was enabled */
 	bool pending;		/* armed by the write being applied */
 	bool doomed;		/* disarmed by the write being applied */
@@ -70,7 +70,7 @@ struct pc_point {
 	char symbol[PC_SYMBOL_MAX];
 };
 
-/* points.c: the lock on the list, the points' flags, entry_fast's table. */
+/* points.c: the lock on the list, the points' flags, probe_ftrace's table. */
 extern struct mutex pc_points_lock;
 
 /* probability=: a per-CPU generator, safe in any context. */
@@ -177,7 +177,7 @@ static __always_inline void pc_point_run_here(struct pc_point *point)
 void pc_point_missed_late(unsigned long id);
 
 /*
- * kprobe_hit.c: the kprobe and kretprobe handlers.
+ * probe_kprobe.c: the kprobe and kretprobe handlers.
  */
 int pc_point_hit(struct kprobe *kp, struct pt_regs *regs);
 void pc_point_post(struct kprobe *kp, struct pt_regs *regs,
@@ -196,7 +196,7 @@ static __always_inline bool pc_probe_sees_preemption(struct kprobe *kp)
 }
 
 /*
- * return_path.c.  pc_return_divert(): make the function whose entry
+ * probe_return.c.  pc_return_divert(): make the function whose entry
  * @regs is at return into the point's crash; false if it cannot.
  * pc_return_no_slot(): a landing found no slot (a BUG).
  *
@@ -210,7 +210,7 @@ void pc_return_landing(void);
 void __noreturn pc_return_landed(unsigned long *ret_slot);
 
 /*
- * entry_fast.c.  pc_entry_can_be_fast(): whether a registered (disabled)
+ * probe_ftrace.c.  pc_entry_can_be_fast(): whether a registered (disabled)
  * entry kprobe's place can fire through the shared ftrace_ops instead; if
  * so, it sets the point's entry_ip.
  * pc_entry_enable(): make points live, all or none, patching every call

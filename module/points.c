@@ -30,7 +30,7 @@
 /*
  * The only lock on the list of points, on every point's flags (pending,
  * doomed, fast_live, kprobe_live; armed is written under it and read by
- * the handlers with READ_ONCE()) and on entry_fast.c's table.  Taken by
+ * the handlers with READ_ONCE()) and on probe_ftrace.c's table.  Taken by
  * control.c for a whole write, a listing or the unload.
  */
 DEFINE_MUTEX(pc_points_lock);
@@ -419,7 +419,7 @@ struct pc_point **pc_collect(bool (*match)(const struct pc_point *), int *n)
  * Free points, waiting for running handlers once per batch: one text
  * update and one grace period for the fast points, one grace period for
  * the kprobes and one for the kretprobes, not one per point.  A crash
- * already sent into its path runs from its own copy (path.h).
+ * already sent into its path runs from its own copy (run_in_path.h).
  */
 static void pc_free_points(struct pc_point **points, int n)
 {

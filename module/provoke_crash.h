@@ -92,7 +92,7 @@ void pc_heap_exit(void);
 /*
  * control.c: pc_crashpoints_init() arms points= at load;
  * pc_crashpoints_files() adds the control file; pc_crashpoints_exit()
- * frees every point.  path.c: the slots of crashes in progress.
+ * frees every point.  run_in_path.c: the slots of crashes in progress.
  */
 int pc_crashpoints_init(void);
 void pc_crashpoints_files(struct dentry *dir);

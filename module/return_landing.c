@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The %return landing in C (return_path.c diverts the return here), for
+ * The %return landing in C (probe_return.c diverts the return here), for
  * every architecture but x86-64 (return_landing_x86.c): arch.h's
  * pc_arch_landing_caller() makes the landing's frame show the place the
  * function returned to.

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * x86-64's %return landing (return_path.c diverts the return here): a
+ * x86-64's %return landing (probe_return.c diverts the return here): a
  * few instructions of assembly that put the stack back as it was at the
  * call, so that the unwinder sees a call from the caller at the place
  * the function returned to, then C.  Kbuild builds this file on x86-64,

@@ -10,7 +10,7 @@
 # resume"), and the kernel's checkers (KASAN, KFENCE, lockdep, RCU, atomic
 # sleep, UBSAN).  A case passes with one only if one of its "expect"
 # patterns matches that very line.
-unasked_re='kernel BUG at [^ ]*/(path|return_path|return_landing|return_landing_x86|entry_fast|kprobe_hit|control|points|offsets|parse|core|crashtypes)\.c|cannot resume: BUG'
+unasked_re='kernel BUG at [^ ]*/(run_in_path|probe_return|return_landing|return_landing_x86|probe_ftrace|probe_kprobe|control|points|offsets|parse|core|crashtypes)\.c|cannot resume: BUG'
 unasked_re+='|BUG: KASAN:|BUG: KFENCE:|possible circular locking|possible recursive locking'
 unasked_re+='|inconsistent lock state|suspicious RCU usage|sleeping function called from invalid context'
 unasked_re+='|UBSAN:|BUG: using smp_processor_id|BUG: scheduling while atomic|WARNING: bad unlock balance'

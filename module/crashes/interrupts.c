@@ -31,7 +31,7 @@ static void pc_wait_ms(unsigned int ms)
 /*
  * Wait up to a second for @pending to clear; the interrupt should oops.
  * With @blocked (interrupts or softirqs off here) it can only come once
- * the caller has gone on: crash points never run it so (path.c).
+ * the caller has gone on: crash points never run it so (run_in_path.c).
  */
 static int pc_wait_interrupt(bool (*pending)(void), bool blocked)
 {

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Running a crash in a probed path, out of any probe handler: the bottom
- * layer under entry_fast.c, kprobe_hit.c and return_path.c.
+ * layer under probe_ftrace.c, probe_kprobe.c and probe_return.c.
  *
  * A handler that sends its path into a crash claims a struct pc_path: a
  * copy of what the crash needs (so nothing reads the point afterwards,
@@ -12,8 +12,8 @@
  * for a task that exits some other way first, when the reclaim work
  * (polling while any slot is held) finds it dead.
  */
-#ifndef PROVOKE_CRASH_PATH_H
-#define PROVOKE_CRASH_PATH_H
+#ifndef PROVOKE_CRASH_RUN_IN_PATH_H
+#define PROVOKE_CRASH_RUN_IN_PATH_H
 
 #include <linux/sched.h>
 
@@ -91,4 +91,4 @@ void pc_path_reclaim(void);
 
 /* pc_path_init(), pc_path_drain() and pc_path_exit(): provoke_crash.h. */
 
-#endif /* PROVOKE_CRASH_PATH_H */
+#endif /* PROVOKE_CRASH_RUN_IN_PATH_H */

@@ -90,7 +90,7 @@ int pc_point_hit(struct kprobe *kp, struct pt_regs *regs)
 		break;
 	}
 	if (point->on_return) {
-		/* A fatal crash when the function returns: return_path.c. */
+		/* A fatal crash when the function returns: probe_return.c. */
 		if (!pc_return_divert(point, regs))
 			pc_point_missed(point);
 		return 0;

@@ -2,7 +2,7 @@
 /*
  * Running a crash in a probed path: the slots, the module reference they
  * hold, and the decision whether a type can run where a hit happened.
- * See path.h for the model.
+ * See run_in_path.h for the model.
  *
  * A slot is taken by cmpxchg() on ->task, in any context (NMI included);
  * its other fields are written by that task before it runs the path and
@@ -25,7 +25,7 @@
 #include <linux/string.h>
 #include <linux/workqueue.h>
 
-#include "path.h"
+#include "run_in_path.h"
 
 /* Crashes in progress at once: each holds a slot until its task dies. */
 #define PC_PATH_SLOTS	64

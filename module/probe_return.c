@@ -12,7 +12,7 @@
  * SIGSEGV.
  *
  * So a fatal type at a %return point is a kprobe at the function's entry.
- * A hit that fires claims a path slot (path.h) that notes the function's
+ * A hit that fires claims a path slot (run_in_path.h) that notes the function's
  * frame (the stack pointer it will return with) and its return address,
  * and swaps that return address for pc_return_landing.  The function runs
  * on and returns into the landing, which finds its slot by frame: the
