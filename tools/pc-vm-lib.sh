@@ -21,7 +21,9 @@ export PC_KERNEL_ROOTS
 . "$PC_ROOT/tools/pc-kernel-files.sh"
 
 # A kernel series is "6.1" or "6.12" (x86-64, the host's own
-# architecture) or "arm64-6.1" / "arm64-6.12" (arm64 under emulation),
+# architecture; Debian's cloud kernels), "6.1-rt" or "6.12-rt" (Debian's
+# PREEMPT_RT kernels of those versions) or "arm64-6.1" / "arm64-6.12"
+# (arm64 under emulation),
 # or an x86-64 kernel of files: "debug" or "clang" (built by
 # tools/pc-debug-kernel.sh) or IMAGE:TREE, a bzImage and the build tree
 # (O= works) to build the module against, which goes by its release's
@@ -46,7 +48,9 @@ pc_kernel_packages() {
 	case $1 in
 	6.1 | arm64-6.1) echo linux-image-cloud-amd64 linux-headers-cloud-amd64 ;;
 	6.12 | arm64-6.12) echo linux-image-6.12-cloud-amd64 linux-headers-6.12-cloud-amd64 ;;
-	*) pc_die "unknown kernel series '$1' (use 6.1, 6.12, arm64-6.1 or arm64-6.12)" ;;
+	6.1-rt) echo linux-image-rt-amd64 linux-headers-rt-amd64 ;;
+	6.12-rt) echo linux-image-6.12-rt-amd64 linux-headers-6.12-rt-amd64 ;;
+	*) pc_die "unknown kernel series '$1' (use 6.1, 6.12, 6.1-rt, 6.12-rt, arm64-6.1 or arm64-6.12)" ;;
 	esac
 	case $1 in
 	arm64-*) echo qemu-system-arm gcc-aarch64-linux-gnu libc6-dev-arm64-cross ;;
@@ -92,11 +96,11 @@ pc_series_name() {
 	esac
 }
 
-# The newest installed kernel release of a series, e.g. 6.1.0-57-cloud-amd64;
-# for arm64 the same version's generic flavour, e.g. 6.1.0-57-arm64.
-# For a kernel of files, its release.
+# The newest installed kernel release of a series, e.g. 6.1.0-57-cloud-amd64
+# (6.1.0-57-rt-amd64 for 6.1-rt); for arm64 the same version's generic
+# flavour, e.g. 6.1.0-57-arm64.  For a kernel of files, its release.
 pc_kernel_release() {
-	local series=$1 v
+	local series=$1 v version flavour=cloud-amd64
 	case $series in
 	debug | clang)
 		pc_debug_kernel "$series"
@@ -112,9 +116,13 @@ pc_kernel_release() {
 		echo "$series"
 		return
 	fi
-	v=$(cd /boot && ls vmlinuz-"${series#arm64-}".*-cloud-amd64 2>/dev/null |
+	version=${series#arm64-}
+	case $version in
+	*-rt) version=${version%-rt} flavour=rt-amd64 ;;
+	esac
+	v=$(cd /boot && ls vmlinuz-"$version".*-"$flavour" 2>/dev/null |
 		sed 's/^vmlinuz-//' | sort -V | tail -n 1)
-	[ -n "$v" ] || pc_die "no /boot/vmlinuz-${series#arm64-}.*-cloud-amd64 (install $(pc_kernel_packages "$series"))"
+	[ -n "$v" ] || pc_die "no /boot/vmlinuz-$version.*-$flavour (install $(pc_kernel_packages "$series"))"
 	case $series in
 	arm64-*) echo "${v%-cloud-amd64}-arm64" ;;
 	*) echo "$v" ;;
