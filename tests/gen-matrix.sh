@@ -13,8 +13,8 @@
 # A fatal type that would fire takes a guest of its own: those cells are
 # the "matrix_fatal_*" cases, run in CI as a sample that changes with
 # each commit (PC_MATRIX_SCOPE=full runs them all).  The other cells are
-# batched, one case per path, point kind and boot line, one guest per
-# path and boot line.
+# batched, one case per path, point kind and boot line: one guest per
+# path for a boot line with many cells, one for every path otherwise.
 # Not in the matrix: types of another architecture; types that need a
 # second CPU (a batch guest has one); types that report each place once
 # a boot (the fortify, bounds and overflow categories: their per-type
@@ -242,9 +242,16 @@ gen_matrix_cases() {
 		f=$dir/matrix_${path}_${kind}${line:+_${line:0:24}}.sh
 		{
 			echo "# generated crash-point matrix: path $path, $kind points"
-			# One guest per path and boot line (pc_matrix= only
-			# tells the batches apart): all in one took over 120 s.
-			echo "# boot: pc_matrix=$path${boots[$key]}"
+			# A boot line with many cells that drive the path (the
+			# plain one, slub_debug's) takes a guest per path (pc_matrix= only tells the
+			# batches apart: all in one took over 120 s); one with
+			# few shares a guest for every path.
+			line=$(grep -cv ' refused$' <<<"${cells[$key]}")
+			if [ "$line" -gt 3 ]; then
+				echo "# boot: pc_matrix=$path${boots[$key]}"
+			else
+				echo "# boot:${boots[$key]}"
+			fi
 			echo "# batch-ok"
 			echo "# reject: Kernel panic|Oops|kernel BUG|provoke_crash: FAIL:|soft lockup|sleeping function|scheduling while atomic"
 			[ "$kind" = offset ] && echo "# expect-out: ^offset: pc_paths:pc_target_$path\+0x"
