@@ -205,7 +205,7 @@ matrix_cell_checks() {
 # the commit: a different sample each commit, the same on every run.
 gen_matrix_cases() {
 	local dir=$1 rel=$2 path kind name category context fate needs expect arch
-	local key f seed line outcome fatal=$dir/matrix.fatal
+	local key f seed line driving outcome fatal=$dir/matrix.fatal
 	local -A cells patterns boots
 	matrix_paths "$rel"
 	arch=$(pc_rel_arch "$rel")
@@ -246,8 +246,8 @@ gen_matrix_cases() {
 			# plain one, slub_debug's) takes a guest per path (pc_matrix= only tells the
 			# batches apart: all in one took over 120 s); one with
 			# few shares a guest for every path.
-			line=$(grep -cv ' refused$' <<<"${cells[$key]}")
-			if [ "$line" -gt 3 ]; then
+			driving=$(grep -cv ' refused$' <<<"${cells[$key]}")
+			if [ "$driving" -gt 3 ]; then
 				echo "# boot: pc_matrix=$path${boots[$key]}"
 			else
 				echo "# boot:${boots[$key]}"
