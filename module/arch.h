@@ -15,6 +15,8 @@
  * frame show @ret as its caller.
  * pc_arch_ftrace_site(): the ftrace call site of the function whose entry
  * a registered kprobe is at, or 0 if it has none.
+ * pc_arch_shift_return(): instead of the swap, run the function lower on
+ * its stack, its return slot to the landing (x86-64 at an ftrace site).
  */
 #ifndef PROVOKE_CRASH_ARCH_H
 #define PROVOKE_CRASH_ARCH_H
@@ -24,7 +26,11 @@
 #include <linux/ptrace.h>
 
 #if defined(CONFIG_X86_64)
+#include <linux/uaccess.h>
+#include <asm/ftrace.h>
 #include <asm/text-patching.h>
+
+#include "return_shift.h"
 
 #define PC_CAN_REDIRECT	true
 
@@ -77,6 +83,34 @@ static inline unsigned long pc_arch_swap_return(struct pt_regs *regs,
 static inline unsigned long pc_arch_ftrace_site(struct kprobe *kp)
 {
 	return kprobe_ftrace(kp) ? (unsigned long)kp->addr : 0;
+}
+
+/*
+ * At an ftrace site, the probe may send the function's body through
+ * pc_return_shift (return_shift.h), which runs it PC_SHIFT bytes lower:
+ * where it goes on (past the ftrace call, whose callbacks all ran), how
+ * many bytes of stack arguments to copy down (all that can be there, if
+ * the stack above the frame has them: a frame near the top of an
+ * interrupt stack has a guard page above), and %r10 for the shim.  An
+ * int3 probe cannot: the probed instruction has not run.
+ */
+static inline bool pc_arch_shift_return(struct pt_regs *regs,
+					struct kprobe *kp,
+					unsigned long *resume,
+					unsigned long *bytes)
+{
+	unsigned long args = regs->sp + sizeof(long), last;
+
+	if (!kprobe_ftrace(kp))
+		return false;
+	*bytes = PC_SHIFT_ARGS;
+	if ((args ^ (args + PC_SHIFT_ARGS - 1)) & PAGE_MASK &&
+	    get_kernel_nofault(last, (unsigned long *)(args + PC_SHIFT_ARGS) - 1))
+		*bytes = PAGE_ALIGN(args) - args;
+	*resume = (unsigned long)kp->addr + MCOUNT_INSN_SIZE;
+	regs->r10 = (unsigned long)resume;
+	instruction_pointer_set(regs, (unsigned long)pc_return_shift);
+	return true;
 }
 
 #elif defined(CONFIG_ARM64)
@@ -157,6 +191,15 @@ static inline unsigned long pc_arch_ftrace_site(struct kprobe *kp)
 	return 0;
 }
 
+/* Only x86-64 shifts a diverted function (return_shift.h). */
+static inline bool pc_arch_shift_return(struct pt_regs *regs,
+					struct kprobe *kp,
+					unsigned long *resume,
+					unsigned long *bytes)
+{
+	return false;
+}
+
 #else
 #define PC_CAN_REDIRECT	false
 
@@ -194,6 +237,15 @@ static inline unsigned long pc_arch_ftrace_site(struct kprobe *kp)
 
 static inline void pc_arch_landing_caller(unsigned long ret)
 {
+}
+
+/* Only x86-64 shifts a diverted function (return_shift.h). */
+static inline bool pc_arch_shift_return(struct pt_regs *regs,
+					struct kprobe *kp,
+					unsigned long *resume,
+					unsigned long *bytes)
+{
+	return false;
 }
 #endif
 

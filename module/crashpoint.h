@@ -204,7 +204,13 @@ static __always_inline bool pc_probe_sees_preemption(struct kprobe *kp)
  * function returns, pc_return_landing (x86-64: assembly that hands over
  * to pc_return_landed()).
  */
-bool pc_return_divert(struct pc_point *point, struct pt_regs *regs);
+enum pc_divert {
+	PC_DIVERT_NONE,		/* no slot: the hit is missed */
+	PC_DIVERT_SWAPPED,	/* its return address is the landing */
+	PC_DIVERT_SHIFTED,	/* it runs lower: regs' ip changed */
+};
+
+enum pc_divert pc_return_divert(struct pc_point *point, struct pt_regs *regs);
 void __noreturn pc_return_no_slot(void);
 void pc_return_landing(void);
 void __noreturn pc_return_landed(unsigned long *ret_slot);

@@ -91,9 +91,15 @@ int pc_point_hit(struct kprobe *kp, struct pt_regs *regs)
 	}
 	if (point->on_return) {
 		/* A fatal crash when the function returns: probe_return.c. */
-		if (!pc_return_divert(point, regs))
+		switch (pc_return_divert(point, regs)) {
+		case PC_DIVERT_NONE:
 			pc_point_missed(point);
-		return 0;
+			return 0;
+		case PC_DIVERT_SWAPPED:
+			return 0;
+		case PC_DIVERT_SHIFTED:
+			return 1;
+		}
 	}
 	path = pc_path_claim(point->type, point->where, pc_point_missed_late,
 			     point->id);

@@ -13,12 +13,17 @@
  *
  * So a fatal type at a %return point is a kprobe at the function's entry.
  * A hit that fires claims a path slot (run_in_path.h) that notes the function's
- * frame (the stack pointer it will return with) and its return address,
- * and swaps that return address for pc_return_landing.  The function runs
- * on and returns into the landing, which finds its slot by frame: the
- * innermost diverted frame of its task at or above its stack pointer, so
- * two diversions on one task (nested functions, an interrupt re-entering
- * the function) each find their own.
+ * frame (the stack pointer it will return with), and sends its return
+ * into a landing.  On x86-64 at an ftrace site the function runs one gap
+ * lower on its stack, its own return slot to the landing
+ * (return_shift_x86.S): the real return address stays in place, where the
+ * landing's unwind hint finds it, so stack traces taken inside the
+ * function go on through its caller.  Elsewhere the return address is
+ * swapped for pc_return_landing (arm64's frame records still chain on;
+ * x86-64's unwinder stops at the landing).  Either landing finds its slot
+ * by frame: the innermost diverted frame of its task at or above its
+ * stack pointer, so two diversions on one task (nested functions, an
+ * interrupt re-entering the function) each find their own.
  */
 #include <linux/kprobes.h>
 
@@ -33,10 +38,11 @@ void __noreturn pc_return_no_slot(void)
 }
 
 /*
- * From the entry probe's handler, on a hit that fires: false when no slot
- * can be had (the hit then counts as missed).
+ * From the entry probe's handler, on a hit that fires: PC_DIVERT_NONE when
+ * no slot can be had (the hit then counts as missed), PC_DIVERT_SHIFTED
+ * when regs' instruction pointer changed (kprobes must not single-step).
  */
-bool pc_return_divert(struct pc_point *point, struct pt_regs *regs)
+enum pc_divert pc_return_divert(struct pc_point *point, struct pt_regs *regs)
 {
 	struct pc_path *path = pc_path_claim(point->type, point->where,
 					     pc_point_missed_late, point->id);
@@ -44,8 +50,15 @@ bool pc_return_divert(struct pc_point *point, struct pt_regs *regs)
 	struct pc_path *outer;
 
 	if (!path)
-		return false;
+		return PC_DIVERT_NONE;
 	frame = pc_arch_return_frame(regs);
+	BUILD_BUG_ON(offsetof(struct pc_path, shift_bytes) !=
+		     offsetof(struct pc_path, shift_resume) + sizeof(long));
+	if (pc_arch_shift_return(regs, &point->rp.kp, &path->shift_resume,
+				 &path->shift_bytes)) {
+		WRITE_ONCE(path->frame, frame);
+		return PC_DIVERT_SHIFTED;
+	}
 	ret = pc_arch_swap_return(regs, pc_return_landing);
 	/*
 	 * Already the landing: a diverted function tail-called this one,
@@ -59,7 +72,7 @@ bool pc_return_divert(struct pc_point *point, struct pt_regs *regs)
 	path->ret_addr = ret;
 	/* Last: from here a landing's lookup finds the slot. */
 	WRITE_ONCE(path->frame, frame);
-	return true;
+	return PC_DIVERT_SWAPPED;
 }
 
 /* Called from the probe handler: probing it would recurse. */

@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * x86-64's %return landing (probe_return.c diverts the return here): a
- * few instructions of assembly that put the stack back as it was at the
- * call, so that the unwinder sees a call from the caller at the place
- * the function returned to, then C.  Kbuild builds this file on x86-64,
- * return_landing.c elsewhere.
+ * x86-64's %return landings in C (probe_return.c diverts the return
+ * there), behind a few instructions of assembly that put the stack back
+ * as it was at the call, so that the unwinder sees a call from the
+ * caller at the place the function returned to: here for a swapped
+ * return address, in return_shift_x86.S for a shifted function.  Kbuild
+ * builds these files on x86-64, return_landing.c elsewhere.
  */
 #include <linux/kprobes.h>
 #include <linux/linkage.h>
@@ -12,6 +13,7 @@
 #include <asm/unwind_hints.h>
 
 #include "crashpoint.h"
+#include "return_shift.h"
 
 /*
  * The function returned into pc_return_landing, which puts the stack
@@ -26,6 +28,21 @@ __visible void __noreturn pc_return_landed(unsigned long *ret_slot)
 	if (!path)
 		pc_return_no_slot();
 	*ret_slot = path->ret_addr;
+	pc_path_try(path);
+	BUG();	/* BUG on purpose: the caller cannot resume */
+}
+
+/*
+ * The shifted function returned into pc_return_shifted_landing, which
+ * put its real return slot, never touched, back on top: only the crash
+ * is left to run.
+ */
+__visible void __noreturn pc_return_landed_shifted(unsigned long *ret_slot)
+{
+	struct pc_path *path = pc_path_find_frame((unsigned long)ret_slot);
+
+	if (!path)
+		pc_return_no_slot();
 	pc_path_try(path);
 	BUG();	/* BUG on purpose: the caller cannot resume */
 }

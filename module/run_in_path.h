@@ -31,6 +31,9 @@ struct pc_path {
 	unsigned long point_id;
 	unsigned long frame;		/* %return: the SP it returns with */
 	unsigned long ret_addr;		/* %return: where it would return */
+	/* x86-64's shifted %return: return_shift_x86.S reads the two. */
+	unsigned long shift_resume;	/* where the function's body starts */
+	unsigned long shift_bytes;	/* its stack arguments, copied down */
 	unsigned long seq;		/* claim order: the newest wins a tie */
 	char where[PC_PLACE_MAX];
 };
