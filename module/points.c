@@ -308,6 +308,22 @@ static int pc_point_validate(struct pc_point *point)
 		return -EINVAL;
 	}
 	/*
+	 * A crash sent into the path anywhere but at a fast entry (whose
+	 * path resumes, the hit counted missed) cannot give the path back
+	 * if it does not happen: refuse a type this kernel cannot catch.
+	 */
+	if (point->redirect && !point->fast) {
+		const char *unmet;
+		int len;
+
+		unmet = pc_type_unmet_config(type, &len);
+		if (unmet) {
+			pr_warn("crashpoints: %s: %s needs %.*s, which this kernel does not meet: a crash that does not happen cannot resume the path here; arm it at a function entry ftrace can patch, where such a hit counts as missed\n",
+				point->where, type->name, len, unmet);
+			return -EOPNOTSUPP;
+		}
+	}
+	/*
 	 * A breakpoint's handler sees the path's whole context, and the
 	 * fast path's callback too; a probe on an ftrace call site sees
 	 * its interrupts but not its preemption.
