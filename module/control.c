@@ -7,13 +7,13 @@
  * A write is parsed whole first, one line at a time into one struct
  * pc_line (a page of newlines is 4097 lines: no array of them).  Then,
  * under pc_points_lock, each line is staged: an arm registers its probe
- * disabled and marks the point pending; a disarm or a clear marks points
- * doomed.  If every line stages, the write commits: the pending ones'
- * probes are enabled, and only when all of them are do the doomed points
- * stop counting hits, the write arm its points (a flag the handlers read)
- * and free the doomed ones.  If anything fails, the pending points are
- * freed (they never fired) and the doomed ones never stopped: a write
- * that fails changes nothing.
+ * disabled (a STAGED point); a disarm or a clear marks points DROPPED or
+ * DOOMED (enum pc_point_state).  If every line stages, the write
+ * commits: the staged points' probes are enabled, and only when all of
+ * them are do the doomed points stop counting hits, the write arm its
+ * points (the state the handlers read) and free the disarmed ones.  If
+ * anything fails, the staged points are freed (they never fired) and the
+ * doomed ones never stopped: a write that fails changes nothing.
  */
 #include <linux/debugfs.h>
 #include <linux/module.h>
@@ -35,21 +35,6 @@
 #define PC_NAMED_MAX	64
 
 DEFINE_PER_CPU(struct rnd_state, pc_rnd);
-
-static bool pc_any(const struct pc_point *point)
-{
-	return true;
-}
-
-static bool pc_pending(const struct pc_point *point)
-{
-	return point->pending;
-}
-
-static bool pc_doomed(const struct pc_point *point)
-{
-	return point->doomed;
-}
 
 /*
  * Parse line @n (from 1) of @buf, which starts at *@start, into @line;
@@ -93,11 +78,10 @@ static int pc_stage(const struct pc_line *line)
 			pr_warn("crashpoints: !%s: no crash point there\n", place);
 			return -ENOENT;
 		}
-		point->doomed = true;
+		pc_point_drop(point);
 		return 0;
 	case PC_OP_CLEAR:
-		list_for_each_entry(point, &pc_points, list)
-			point->doomed = true;
+		pc_points_drop_all();
 		return 0;
 	}
 	return -EINVAL;
@@ -106,7 +90,6 @@ static int pc_stage(const struct pc_line *line)
 /* Stage every line of @buf, then commit or roll back, under the lock. */
 static int pc_apply(const char *buf, size_t len, struct pc_line *line)
 {
-	struct pc_point *point;
 	size_t start;
 	int n, ret = 0;
 
@@ -123,27 +106,16 @@ static int pc_apply(const char *buf, size_t len, struct pc_line *line)
 			ret = pc_stage(line);
 	}
 	/*
-	 * The doomed points count on until the new ones are live, so that a
-	 * write the kernel refuses changes nothing, not even for a moment;
-	 * they stop before the new ones start (one place is never armed
-	 * twice at once).
+	 * The disarmed points count on until the new ones are live, so that
+	 * a write the kernel refuses changes nothing, not even for a moment;
+	 * they stop before the new ones start (pc_points_commit()).
 	 */
 	if (!ret)
 		ret = pc_points_enable();
-	if (ret) {
-		pc_free_matching(pc_pending);
-	} else {
-		pc_points_arm(pc_doomed, false);
-		/* No hit may fire both an old point and its new one. */
-		if (pc_rearms_a_place())
-			synchronize_rcu();
-		pc_points_arm(pc_arming, true);
-		pc_free_matching(pc_doomed);
-	}
-	list_for_each_entry(point, &pc_points, list) {
-		point->pending = false;
-		point->doomed = false;
-	}
+	if (ret)
+		pc_points_abort();
+	else
+		pc_points_commit();
 	mutex_unlock(&pc_points_lock);
 	pc_path_reclaim();
 	return ret;
@@ -334,7 +306,7 @@ void pc_crashpoints_files(struct dentry *dir)
 void pc_crashpoints_exit(void)
 {
 	mutex_lock(&pc_points_lock);
-	pc_free_matching(pc_any);
+	pc_points_free_all();
 	pc_entry_exit();
 	mutex_unlock(&pc_points_lock);
 	pc_offsets_exit();

@@ -25,6 +25,36 @@
 #define PC_OPTIONS_MAX	160
 
 /*
+ * Where a point is in its life.  control.c's writes change it, through
+ * points.c, under pc_points_lock and with WRITE_ONCE(); the handlers
+ * read it without a lock (pc_point_counts()).  A write stages its lines,
+ * then commits them all or none:
+ *
+ *   STAGED   -> DROPPED   a later line of its write disarms it
+ *   STAGED   -> LIVE      pc_points_enable() enabled its probe (back to
+ *                         STAGED if another probe of the write fails)
+ *   LIVE     -> ARMED     its write commits
+ *   ARMED    -> DOOMED    a line of a write disarms it (back to ARMED if
+ *                         that write fails)
+ *   DOOMED   -> DISARMED  that write commits: it stops counting before
+ *                         the write's new points start
+ *
+ * Only ARMED and DOOMED count hits, so one comparison tells a handler.
+ * Its probe is enabled from LIVE on (a fast point is then in
+ * probe_ftrace.c's table).  A point is freed, once its probes are out
+ * and their handlers done: STAGED or DROPPED when its write fails,
+ * DROPPED or DISARMED when it commits, in any state at unload.
+ */
+enum pc_point_state {
+	PC_POINT_STAGED,	/* registered, disabled: by the write applied */
+	PC_POINT_DROPPED,	/* staged, and disarmed again by that write */
+	PC_POINT_LIVE,		/* enabled; hits ignored until the commit */
+	PC_POINT_DISARMED,	/* enabled; hits ignored until it is freed */
+	PC_POINT_ARMED,		/* committed: hits count */
+	PC_POINT_DOOMED,	/* armed, disarmed by the write applied */
+};
+
+/*
  * A point lives on points.c's list, under pc_points_lock.  Handlers
  * reach it without a lock: a kprobe's through container_of() (unregister
  * waits for running handlers), a fast point's through probe_ftrace.c's RCU
@@ -44,11 +74,7 @@ struct pc_point {
 	struct kretprobe rp;
 	bool on_return;
 	bool fast;		/* fires through probe_ftrace.c, not the kprobe */
-	bool fast_live;		/* in probe_ftrace.c's table and ftrace filter */
-	bool kprobe_live;	/* its kprobe was enabled */
-	bool pending;		/* armed by the write being applied */
-	bool doomed;		/* disarmed by the write being applied */
-	bool armed;		/* its write committed: hits count (READ_ONCE) */
+	enum pc_point_state state;	/* READ_ONCE() without the lock */
 	const struct pc_crash_type *type;
 	struct pc_conditions cond;
 	int context;		/* PC_CTX_* the handler runs in */
@@ -70,8 +96,14 @@ struct pc_point {
 	char symbol[PC_SYMBOL_MAX];
 };
 
-/* points.c: the lock on the list, the points' flags, probe_ftrace's table. */
+/* points.c: the lock on the list, the points' states, probe_ftrace's table. */
 extern struct mutex pc_points_lock;
+
+/* Whether a hit of @point counts: see enum pc_point_state. */
+static __always_inline bool pc_point_counts(const struct pc_point *point)
+{
+	return READ_ONCE(point->state) >= PC_POINT_ARMED;
+}
 
 /* probability=: a per-CPU generator, safe in any context. */
 DECLARE_PER_CPU(struct rnd_state, pc_rnd);

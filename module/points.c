@@ -28,10 +28,10 @@
 #include "points.h"
 
 /*
- * The only lock on the list of points, on every point's flags (pending,
- * doomed, fast_live, kprobe_live; armed is written under it and read by
- * the handlers with READ_ONCE()) and on probe_ftrace.c's table.  Taken by
- * control.c for a whole write, a listing or the unload.
+ * The only lock on the list of points, on every point's state (written
+ * under it, read by the handlers with READ_ONCE(): enum pc_point_state)
+ * and on probe_ftrace.c's table.  Taken by control.c for a whole write,
+ * a listing or the unload.
  */
 DEFINE_MUTEX(pc_points_lock);
 LIST_HEAD(pc_points);
@@ -65,6 +65,19 @@ void pc_format_place(char *buf, size_t len, const struct pc_line *line)
 		strscpy(buf, line->symbol, len);
 }
 
+/* WRITE_ONCE(): a handler may be reading it. */
+static void pc_point_set(struct pc_point *point, enum pc_point_state state)
+{
+	WRITE_ONCE(point->state, state);
+}
+
+/* Whether the write being applied takes @point away. */
+static bool pc_point_going(const struct pc_point *point)
+{
+	return point->state == PC_POINT_DROPPED ||
+	       point->state == PC_POINT_DOOMED;
+}
+
 /* An entry point and a return point may share an address. */
 static struct pc_point *pc_find_by_addr(kprobe_opcode_t *addr, bool on_return,
 					const struct pc_point *self)
@@ -72,7 +85,7 @@ static struct pc_point *pc_find_by_addr(kprobe_opcode_t *addr, bool on_return,
 	struct pc_point *point;
 
 	list_for_each_entry(point, &pc_points, list)
-		if (point != self && !point->doomed &&
+		if (point != self && !pc_point_going(point) &&
 		    point->rp.kp.addr == addr && point->on_return == on_return)
 			return point;
 	return NULL;
@@ -84,7 +97,7 @@ struct pc_point *pc_find_by_place(const struct pc_line *line)
 
 	lockdep_assert_held(&pc_points_lock);
 	list_for_each_entry(point, &pc_points, list)
-		if (!point->doomed && point->rp.kp.offset == line->offset &&
+		if (!pc_point_going(point) && point->rp.kp.offset == line->offset &&
 		    point->on_return == !!line->on_return &&
 		    !strcmp(point->symbol, line->symbol))
 			return point;
@@ -295,6 +308,22 @@ static int pc_point_validate(struct pc_point *point)
 		return -EINVAL;
 	}
 	/*
+	 * A crash sent into the path anywhere but at a fast entry (whose
+	 * path resumes, the hit counted missed) cannot give the path back
+	 * if it does not happen: refuse a type this kernel cannot catch.
+	 */
+	if (point->redirect && !point->fast) {
+		const char *unmet;
+		int len;
+
+		unmet = pc_type_unmet_config(type, &len);
+		if (unmet) {
+			pr_warn("crashpoints: %s: %s needs %.*s, which this kernel does not meet: a crash that does not happen cannot resume the path here; arm it at a function entry ftrace can patch, where such a hit counts as missed\n",
+				point->where, type->name, len, unmet);
+			return -EOPNOTSUPP;
+		}
+	}
+	/*
 	 * A breakpoint's handler sees the path's whole context, and the
 	 * fast path's callback too; a probe on an ftrace call site sees
 	 * its interrupts but not its preemption.
@@ -387,7 +416,7 @@ int pc_point_stage(const struct pc_line *line)
 	}
 	if (line->module_len)
 		pc_suggest_plain(point, line);
-	point->pending = true;
+	point->state = PC_POINT_STAGED;
 	list_add_tail_rcu(&point->list, &pc_points);
 	return 0;
 }
@@ -396,7 +425,8 @@ int pc_point_stage(const struct pc_line *line)
  * The points @match accepts, in list order, in a new array of *@n; NULL
  * with *@n set when there are none or the array cannot be allocated.
  */
-struct pc_point **pc_collect(bool (*match)(const struct pc_point *), int *n)
+static struct pc_point **pc_collect(bool (*match)(const struct pc_point *),
+				    int *n)
 {
 	struct pc_point *point, **points;
 	int count = 0, i = 0;
@@ -413,6 +443,12 @@ struct pc_point **pc_collect(bool (*match)(const struct pc_point *), int *n)
 			if (match(point))
 				points[i++] = point;
 	return points;
+}
+
+/* A fast point whose probe is enabled: in probe_ftrace.c's table. */
+static bool pc_point_fast_live(const struct pc_point *point)
+{
+	return point->fast && point->state >= PC_POINT_LIVE;
 }
 
 /*
@@ -440,13 +476,13 @@ static void pc_free_points(struct pc_point **points, int n)
 	if (!kps || !rps || !live) {
 		/* Slow but sure: one point at a time. */
 		for (i = 0; i < n; i++) {
-			if (points[i]->fast_live)
+			if (pc_point_fast_live(points[i]))
 				pc_entry_disable(&points[i], 1);
 			pc_unregister(points[i]);
 		}
 	} else {
 		for (i = 0; i < n; i++) {
-			if (points[i]->fast_live)
+			if (pc_point_fast_live(points[i]))
 				live[nl++] = points[i];
 			if (pc_is_kretprobe(points[i]))
 				rps[nr++] = &points[i]->rp;
@@ -467,7 +503,7 @@ static void pc_free_points(struct pc_point **points, int n)
 }
 
 /* Free the points @match accepts, as one batch when memory allows. */
-void pc_free_matching(bool (*match)(const struct pc_point *))
+static void pc_free_matching(bool (*match)(const struct pc_point *))
 {
 	struct pc_point *point, *next, **points;
 	int n;
@@ -483,20 +519,14 @@ void pc_free_matching(bool (*match)(const struct pc_point *))
 			pc_free_points(&point, 1);
 }
 
-/* Armed by this write, and not disarmed again by a later line of it. */
-bool pc_arming(const struct pc_point *point)
+static bool pc_staged_fast(const struct pc_point *point)
 {
-	return point->pending && !point->doomed;
+	return point->state == PC_POINT_STAGED && point->fast;
 }
 
-static bool pc_pending_fast(const struct pc_point *point)
+static bool pc_staged_kprobe(const struct pc_point *point)
 {
-	return pc_arming(point) && point->fast;
-}
-
-static bool pc_pending_kprobe(const struct pc_point *point)
-{
-	return pc_arming(point) && !point->fast;
+	return point->state == PC_POINT_STAGED && !point->fast;
 }
 
 /* Make the kprobes of this write live, or none of them. */
@@ -506,7 +536,7 @@ static int pc_enable_kprobes(void)
 	int ret = 0;
 
 	list_for_each_entry(point, &pc_points, list) {
-		if (!pc_pending_kprobe(point))
+		if (!pc_staged_kprobe(point))
 			continue;
 		ret = enable_kprobe(&point->rp.kp);
 		if (ret) {
@@ -514,36 +544,63 @@ static int pc_enable_kprobes(void)
 				point->where, ret);
 			break;
 		}
-		point->kprobe_live = true;
+		pc_point_set(point, PC_POINT_LIVE);
 	}
 	if (ret)
 		list_for_each_entry(point, &pc_points, list)
-			if (pc_pending_kprobe(point) && point->kprobe_live)
+			if (point->state == PC_POINT_LIVE && !point->fast) {
 				disable_kprobe(&point->rp.kp);
+				pc_point_set(point, PC_POINT_STAGED);
+			}
 	return ret;
 }
 
 /*
- * Enable the points this write armed, not yet armed: the fast ones in one
- * batch, then the kprobes; all or none.
+ * Enable the points this write staged (STAGED -> LIVE): the fast ones in
+ * one batch, then the kprobes; all or none.
  */
 int pc_points_enable(void)
 {
 	struct pc_point **fast;
-	int n, ret;
+	int i, n, ret;
 
 	lockdep_assert_held(&pc_points_lock);
-	fast = pc_collect(pc_pending_fast, &n);
+	fast = pc_collect(pc_staged_fast, &n);
 	if (!fast && n)
 		return -ENOMEM;
 	ret = pc_entry_enable(fast, n);
 	if (!ret) {
+		for (i = 0; i < n; i++)
+			pc_point_set(fast[i], PC_POINT_LIVE);
 		ret = pc_enable_kprobes();
-		if (ret)
+		if (ret) {
 			pc_entry_disable(fast, n);
+			for (i = 0; i < n; i++)
+				pc_point_set(fast[i], PC_POINT_STAGED);
+		}
 	}
 	kvfree(fast);
 	return ret;
+}
+
+/* A line of the write disarms @point: STAGED or ARMED, as found. */
+void pc_point_drop(struct pc_point *point)
+{
+	lockdep_assert_held(&pc_points_lock);
+	if (point->state == PC_POINT_STAGED)
+		pc_point_set(point, PC_POINT_DROPPED);
+	else if (point->state == PC_POINT_ARMED)
+		pc_point_set(point, PC_POINT_DOOMED);
+}
+
+/* A line of the write disarms every point. */
+void pc_points_drop_all(void)
+{
+	struct pc_point *point;
+
+	lockdep_assert_held(&pc_points_lock);
+	list_for_each_entry(point, &pc_points, list)
+		pc_point_drop(point);
 }
 
 /*
@@ -551,16 +608,15 @@ int pc_points_enable(void)
  * runs every handler at one address on one hit, so the old point must
  * stop, for every handler, before the new one starts.
  */
-bool pc_rearms_a_place(void)
+static bool pc_rearms_a_place(void)
 {
 	struct pc_point *old, *point;
 
-	lockdep_assert_held(&pc_points_lock);
 	list_for_each_entry(old, &pc_points, list) {
-		if (!old->doomed || old->pending)
+		if (old->state != PC_POINT_DISARMED)
 			continue;
 		list_for_each_entry(point, &pc_points, list)
-			if (pc_arming(point) &&
+			if (point->state == PC_POINT_LIVE &&
 			    point->rp.kp.addr == old->rp.kp.addr &&
 			    point->on_return == old->on_return)
 				return true;
@@ -568,13 +624,63 @@ bool pc_rearms_a_place(void)
 	return false;
 }
 
-/* Whether the points @match accepts count their hits (WRITE_ONCE). */
-void pc_points_arm(bool (*match)(const struct pc_point *), bool armed)
+/* Move every point in state @from to @to. */
+static void pc_points_move(enum pc_point_state from, enum pc_point_state to)
 {
 	struct pc_point *point;
 
-	lockdep_assert_held(&pc_points_lock);
 	list_for_each_entry(point, &pc_points, list)
-		if (match(point))
-			WRITE_ONCE(point->armed, armed);
+		if (point->state == from)
+			pc_point_set(point, to);
+}
+
+static bool pc_committed_away(const struct pc_point *point)
+{
+	return point->state == PC_POINT_DROPPED ||
+	       point->state == PC_POINT_DISARMED;
+}
+
+static bool pc_never_armed(const struct pc_point *point)
+{
+	return point->state == PC_POINT_STAGED ||
+	       point->state == PC_POINT_DROPPED;
+}
+
+/*
+ * Commit a write whose points are enabled: the points it disarms stop
+ * counting before its new ones start (one place is never armed twice at
+ * once), then they are freed.
+ */
+void pc_points_commit(void)
+{
+	lockdep_assert_held(&pc_points_lock);
+	pc_points_move(PC_POINT_DOOMED, PC_POINT_DISARMED);
+	/* No hit may fire both an old point and its new one. */
+	if (pc_rearms_a_place())
+		synchronize_rcu();
+	pc_points_move(PC_POINT_LIVE, PC_POINT_ARMED);
+	pc_free_matching(pc_committed_away);
+}
+
+/*
+ * Roll back a write that failed: its staged points are freed (they never
+ * fired) and the points it disarmed never stopped.
+ */
+void pc_points_abort(void)
+{
+	lockdep_assert_held(&pc_points_lock);
+	pc_free_matching(pc_never_armed);
+	pc_points_move(PC_POINT_DOOMED, PC_POINT_ARMED);
+}
+
+static bool pc_any(const struct pc_point *point)
+{
+	return true;
+}
+
+/* At unload: every point, whatever its state. */
+void pc_points_free_all(void)
+{
+	lockdep_assert_held(&pc_points_lock);
+	pc_free_matching(pc_any);
 }

@@ -1,13 +1,16 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * points.c: the point registry, under its pc_points_lock.
+ * points.c: the point registry, under its pc_points_lock; each point's
+ * state as enum pc_point_state tells.
  *
  * pc_point_stage(): create, check and register (disabled) a point for a
- * parsed line, pending on the list.  pc_points_enable(): enable the
- * pending points' probes, all or none; their hits are ignored until
- * pc_points_arm() arms them.  pc_free_matching(): unregister and free the
- * points @match accepts, waiting for their handlers once per batch.
- * offsets.c needs no lock of theirs: it has its own (pc_offsets_lock).
+ * parsed line: STAGED.  pc_point_drop() and pc_points_drop_all(): a line
+ * disarms points.  pc_points_enable(): enable the staged points' probes,
+ * all or none; their hits are ignored until pc_points_commit() arms them
+ * and frees the points the write disarmed.  pc_points_abort(): free the
+ * staged points, keep the disarmed ones.  pc_points_free_all(): at
+ * unload.  offsets.c needs no lock of theirs: it has its own
+ * (pc_offsets_lock).
  */
 #ifndef PROVOKE_CRASH_POINTS_H
 #define PROVOKE_CRASH_POINTS_H
@@ -19,12 +22,12 @@ extern struct list_head pc_points;
 void pc_format_place(char *buf, size_t len, const struct pc_line *line);
 struct pc_point *pc_find_by_place(const struct pc_line *line);
 int pc_point_stage(const struct pc_line *line);
+void pc_point_drop(struct pc_point *point);
+void pc_points_drop_all(void);
 int pc_points_enable(void);
-void pc_points_arm(bool (*match)(const struct pc_point *), bool armed);
-bool pc_rearms_a_place(void);
-bool pc_arming(const struct pc_point *point);
-struct pc_point **pc_collect(bool (*match)(const struct pc_point *), int *n);
-void pc_free_matching(bool (*match)(const struct pc_point *));
+void pc_points_commit(void);
+void pc_points_abort(void);
+void pc_points_free_all(void);
 unsigned long pc_probe_missed(const struct pc_point *point);
 
 /*

@@ -61,7 +61,7 @@ static void notrace pc_entry_hit(unsigned long ip, unsigned long parent_ip,
 		 * went away (kprobes marks the point's kprobe gone before
 		 * the text can be reused).
 		 */
-		if (point->entry_ip != ip || !READ_ONCE(point->armed) ||
+		if (point->entry_ip != ip || !pc_point_counts(point) ||
 		    (READ_ONCE(point->rp.kp.flags) & KPROBE_FLAG_GONE))
 			continue;
 		switch (pc_point_decide(point, pc_entry_context, NULL)) {
@@ -216,11 +216,9 @@ int pc_entry_enable(struct pc_point **points, int n)
 	 * its point is there finds nothing and returns (and the point is not
 	 * armed before its write commits anyway).
 	 */
-	for (i = 0; i < n; i++) {
+	for (i = 0; i < n; i++)
 		hash_add_rcu(pc_entry_points, &points[i]->entry_node,
 			     points[i]->entry_ip);
-		points[i]->fast_live = true;
-	}
 	pc_entry_live += n;
 	return 0;
 }
@@ -250,10 +248,8 @@ void pc_entry_disable(struct pc_point **points, int n)
 				ftrace_set_filter_ip(&pc_entry_ops,
 						     points[i]->entry_ip, 1, 0);
 	kvfree(ips);
-	for (i = 0; i < n; i++) {
+	for (i = 0; i < n; i++)
 		hash_del_rcu(&points[i]->entry_node);
-		points[i]->fast_live = false;
-	}
 	pc_entry_live -= n;
 	/* The callback may still be looking at them: see the table. */
 	synchronize_rcu();

@@ -77,7 +77,7 @@ int pc_point_hit(struct kprobe *kp, struct pt_regs *regs)
 	struct pc_path *path;
 
 	/* Enabled, but its write has not committed (or will not). */
-	if (!READ_ONCE(point->armed))
+	if (!pc_point_counts(point))
 		return 0;
 	switch (pc_point_decide(point, pc_trapped_context, regs)) {
 	case PC_HIT_FILTERED:
@@ -126,7 +126,7 @@ int pc_point_return(struct kretprobe_instance *ri, struct pt_regs *regs)
 		return 0;
 	point = container_of(rp, struct pc_point, rp);
 	/* Never PC_HIT_RUN_IN_PATH: fatal %return points are entry probes. */
-	if (READ_ONCE(point->armed) &&
+	if (pc_point_counts(point) &&
 	    pc_point_decide(point, pc_return_context, regs) == PC_HIT_RUN_HERE)
 		pc_point_run_here(point);
 	return 0;

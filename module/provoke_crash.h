@@ -50,6 +50,13 @@ static inline bool pc_crash_completed(const struct pc_crash_type *type,
 int pc_type_check_arch(const struct pc_crash_type *type, const char *file,
 		       const char *where);
 
+/*
+ * type_needs.c: the first CONFIG_ word of @type's needs (CONFIG_FOO or
+ * !CONFIG_FOO, *@len bytes, in the table's string) that this kernel does
+ * not meet, or NULL when it meets them all.
+ */
+const char *pc_type_unmet_config(const struct pc_crash_type *type, int *len);
+
 /* The other architecture @type runs on only, or NULL. */
 const char *pc_type_other_arch(const struct pc_crash_type *type);
 /* "x86_64", "arm64", or "this architecture". */

@@ -7,9 +7,10 @@
  * A slot is taken by cmpxchg() on ->task, in any context (NMI included);
  * its other fields are written by that task before it runs the path and
  * read only by that task afterwards.  ->task goes back to NULL, with the
- * task and module references dropped, exactly once: by the die notifier
- * on the dying task itself, or by pc_path_reclaim() (serialized by
- * pc_reclaim_lock) for a task that is already dead.
+ * task and module references dropped, exactly once: by the task itself
+ * when it oopses (the die notifier) or exits (the sched_process_exit
+ * tracepoint), or by pc_path_reclaim() (serialized by pc_reclaim_lock)
+ * for a task that is already dead.
  */
 #include <linux/atomic.h>
 #include <linux/delay.h>
@@ -23,6 +24,7 @@
 #include <linux/rcupdate.h>
 #include <linux/sched/task.h>
 #include <linux/string.h>
+#include <linux/tracepoint.h>
 #include <linux/workqueue.h>
 
 #include "run_in_path.h"
@@ -254,6 +256,61 @@ static struct notifier_block pc_path_die_nb = {
 };
 
 /*
+ * A task in do_exit() never returns into a frame its slots divert (every
+ * one is a caller of do_exit(), which does not return): it gives them
+ * back itself, before its parent can reap it.  Left to the reclaim, the
+ * slot of a task that exits stayed taken until a later poll found the
+ * task dead, a quarter second or more: back-to-back exits could then run
+ * out of slots, and on PREEMPT_RT (the exit's tail preemptible, the
+ * poll's timer and work threads beside the exits) they did.  A context
+ * that interrupts this task ends its own diversions before we go on.
+ */
+static void pc_path_task_exit(void *unused, struct task_struct *task)
+{
+	int i;
+
+	for (i = 0; i < PC_PATH_SLOTS; i++)
+		if (READ_ONCE(pc_paths[i].task) == task)
+			pc_path_release(&pc_paths[i], task);
+}
+
+/* sched_process_exit: not exported, so found by name. */
+static struct tracepoint *pc_exit_tp;
+
+static void pc_find_exit_tp(struct tracepoint *tp, void *unused)
+{
+	if (!strcmp(tp->name, "sched_process_exit"))
+		pc_exit_tp = tp;
+}
+
+static void pc_exit_hook_add(void)
+{
+	int ret;
+
+	for_each_kernel_tracepoint(pc_find_exit_tp, NULL);
+	if (!pc_exit_tp) {
+		pr_info("crashpoints: no sched_process_exit tracepoint: a slot comes back only once its task is found dead\n");
+		return;
+	}
+	ret = tracepoint_probe_register(pc_exit_tp, pc_path_task_exit, NULL);
+	if (ret) {
+		pr_info("crashpoints: sched_process_exit refused our probe (error %d): a slot comes back only once its task is found dead\n",
+			ret);
+		pc_exit_tp = NULL;
+	}
+}
+
+static void pc_exit_hook_remove(void)
+{
+	if (!pc_exit_tp)
+		return;
+	tracepoint_probe_unregister(pc_exit_tp, pc_path_task_exit, NULL);
+	/* A task may still run the probe: it is our code. */
+	tracepoint_synchronize_unregister();
+	pc_exit_tp = NULL;
+}
+
+/*
  * TASK_DEAD is set before the task's last schedule: it is gone only once
  * it is off its CPU (on_cpu clears, with release, after that switch).  A
  * UP kernel has no on_cpu: there the CPU runs us, not the dead task.
@@ -330,7 +387,11 @@ void pc_path_drain(void)
 
 int pc_path_init(void)
 {
-	return register_die_notifier(&pc_path_die_nb);
+	int ret = register_die_notifier(&pc_path_die_nb);
+
+	if (!ret)
+		pc_exit_hook_add();
+	return ret;
 }
 
 void pc_path_exit(void)
@@ -339,4 +400,5 @@ void pc_path_exit(void)
 	irq_work_sync(&pc_reclaim_irq_work);
 	cancel_delayed_work_sync(&pc_reclaim_work);
 	unregister_die_notifier(&pc_path_die_nb);
+	pc_exit_hook_remove();
 }

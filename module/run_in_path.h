@@ -8,9 +8,9 @@
  * and disarming may free it at once), the task that runs it, and a
  * reference on this module (so rmmod cannot free the code the path is
  * about to run).  The path never gives it back: it never returns.  The
- * slot goes back when its task dies: at the oops (a die notifier), or,
- * for a task that exits some other way first, when the reclaim work
- * (polling while any slot is held) finds it dead.
+ * slot goes back when its task dies: at the oops (a die notifier), when
+ * it exits (the sched_process_exit tracepoint), or, failing those, when
+ * the reclaim work (polling while any slot is held) finds it dead.
  */
 #ifndef PROVOKE_CRASH_RUN_IN_PATH_H
 #define PROVOKE_CRASH_RUN_IN_PATH_H
