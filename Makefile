@@ -18,7 +18,8 @@
 #   make stress          the arm/disarm race at 10,000 cycles (about 25
 #                        minutes per kernel under TCG; not part of check)
 #   make docs            the crash-type table and the LKDTM names table in
-#                        Documentation/provoke-crash.rst
+#                        Documentation/provoke-crash/ (crash-types.rst,
+#                        lkdtm.rst)
 #   make vm              one crash in a throw-away VM (tools/provoke-crash-vm)
 #   make debug-kernel    build the bench's KASAN/lockdep 6.12 kernel into
 #                        ~/.cache/provoke-crash (or find it there) and say
@@ -107,17 +108,16 @@ arm64:
 	$(MAKE) ARCH=arm64 KDIR=$(CURDIR)/build/arm64-root/usr/src/linux-headers-$$rel \
 		CFLAGS="$(CFLAGS) -static" module tools
 
-# The types table in the documentation, rewritten from the crash-type table.
+# The documentation's generated tables, rewritten from the crash-type
+# table between their BEGIN and END lines.
+DOCS = Documentation/provoke-crash
+# $(call docs_table,FILE,MARK,OPTION): FILE's MARK table is `types OPTION`.
+docs_table = { sed '/^\.\. BEGIN $(2)/q' $(1); tools/provoke-crash types $(3); \
+	  sed -n '/^\.\. END $(2)/,$$p' $(1); } >$(1).new && mv $(1).new $(1)
+
 docs: tools/provoke-crash
-	{ sed '/^\.\. BEGIN TYPES TABLE/q' Documentation/provoke-crash.rst; \
-	  tools/provoke-crash types --rst; \
-	  sed -n '/^\.\. END TYPES TABLE/,$$p' Documentation/provoke-crash.rst; } \
-		>Documentation/provoke-crash.rst.new
-	{ sed '/^\.\. BEGIN LKDTM TABLE/q' Documentation/provoke-crash.rst.new; \
-	  tools/provoke-crash types --lkdtm-rst; \
-	  sed -n '/^\.\. END LKDTM TABLE/,$$p' Documentation/provoke-crash.rst.new; } \
-		>Documentation/provoke-crash.rst
-	rm Documentation/provoke-crash.rst.new
+	$(call docs_table,$(DOCS)/crash-types.rst,TYPES TABLE,--rst)
+	$(call docs_table,$(DOCS)/lkdtm.rst,LKDTM TABLE,--lkdtm-rst)
 
 # checkpatch --strict, every report counts but one: AVOID_BUG on a line
 # marked "BUG on purpose", where crashing is what the code is for.
