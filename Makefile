@@ -5,6 +5,9 @@
 #   make module          module only
 #   make tools           tools/provoke-crash
 #   make unit            parser unit tests, in user space
+#   make check-unit      no guest, seconds: the parser's unit tests, the host
+#                        engine's (engine/: verdicts, console protocol, KTAP
+#                        on saved consoles) and pyflakes on engine/
 #   make check           the whole QEMU bench (tests/run)
 #   make check-long      the same, with every crash type on every kernel
 #                        (6.12, Debian's rt 6.1 and 6.12, arm64 6.1 and
@@ -72,6 +75,13 @@ tools/provoke-crash: $(TOOL_SOURCES) tools/checks.h include/provoke_crash_types.
 unit:
 	$(MAKE) -C tests/unit
 	tests/unit/parse_test
+
+# Debian's python3 and python3-pyflakes (pyflakes3).
+PYTHON ?= python3
+PYFLAKES ?= pyflakes3
+check-unit: unit
+	cd engine && PYTHONDONTWRITEBYTECODE=1 $(PYTHON) -m unittest discover -s tests -t tests
+	$(PYFLAKES) engine
 
 check:
 	tests/run
@@ -154,5 +164,5 @@ clean:
 	rm -f tools/provoke-crash
 	rm -rf build
 
-.PHONY: all module tools arm64 unit check check-long vm debug-kernel clang-kernel bench stress docs \
+.PHONY: all module tools arm64 unit check-unit check check-long vm debug-kernel clang-kernel bench stress docs \
 	checkpatch install uninstall clean

@@ -1,8 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # The bench's host-side gates, sourced by tests/run: the parser's unit
-# tests, a bounded fuzzing run, the JUnit writer's own check, the docs
-# check and the shard check, on the host while the guests boot (slice 1
-# of a sharded run).  Uses tests/run's $results, $here, $host_tool and
+# tests, a bounded fuzzing run, the JUnit writer's own check, make
+# check-unit, the docs check and the shard check, on the host while the
+# guests boot (slice 1 of a sharded run).  Uses tests/run's $results, $here, $host_tool and
 # $kernels.
 # shellcheck shell=bash disable=SC2154
 
@@ -38,6 +38,18 @@ assert f is not None and f.text == "why\n"
 			echo "not ok host/junit_report"
 			sed 's/^/# /' "$results/junit-check.log"
 		} >"$results/junit.result"
+	fi
+
+	# The tests that need no guest (make check-unit: the parser's unit
+	# tests, the host engine's on saved consoles, pyflakes); their line
+	# goes with the JUnit check's, in a file tests/run reads.
+	if make -s -C "$PC_ROOT" check-unit >"$results/check-unit.log" 2>&1; then
+		echo "ok host/check_unit" >>"$results/junit.result"
+	else
+		{
+			echo "not ok host/check_unit"
+			tail -n 15 "$results/check-unit.log" | sed 's/^/# /'
+		} >>"$results/junit.result"
 	fi
 
 	# Documentation follows the table: the generated tables in

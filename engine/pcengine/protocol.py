@@ -1,0 +1,163 @@
+# SPDX-License-Identifier: GPL-2.0
+"""The console protocol: the ``PC-*`` lines a guest prints for the host.
+
+This table is the one definition of every marker.  A guest has two
+channels:
+
+``out``
+    the case's own output (ttyS1, a virtio-serial port on arm64): the
+    guest's /init, the case files and the VM runner's guest script write
+    there, one marker per line, nothing before it.
+``kmsg``
+    the kernel console (ttyS0, ttyAMA0 on arm64), through /dev/kmsg: the
+    marker comes after the kernel's level and timestamp.
+
+A marker line is ``PC-NAME`` alone, or ``PC-NAME ARGS`` (one space, then
+the arguments, whose syntax the table gives).  The host strips carriage
+returns before it reads a line.
+
+Sections run from a ``*-BEGIN`` marker to its ``*-END``: a pstore record
+(the second boot of a ``# pstore: 1`` case prints what ramoops kept), the
+crashed kernel's log read back by a kdump capture kernel, and the VM
+runner's command.  A batch guest runs several cases, each after a
+``PC-PART NAME`` line on both channels; the host judges each on its own
+stretch of both logs.
+
+Each marker names the files that print it (``emitters``), the files that
+read it (``parsers``; a case file's ``# expect-out:`` header counts, as the
+verdict reads it; ``CASES`` stands for the hand-written case files) and
+those that only describe it (``docs``).  ``make check-unit`` holds the tree
+to this table (engine/tests/test_protocol.py): every ``PC-*`` word outside
+engine/ is defined here, each marker is in every file the table names for
+it, and every file that holds a marker is named for it.
+"""
+
+import collections
+import re
+
+Marker = collections.namedtuple('Marker', 'name args channels emitters parsers meaning docs',
+                                defaults=((),))
+
+_INIT = 'tests/guest/init'
+_CAPTURE = 'tests/guest/capture-init'
+_LOAD = 'tests/guest/kdump-load.sh'
+_VM = 'tools/pc-vm-runner.sh'
+_KDUMP = 'tools/pc-kdump.sh'
+CASES = 'tests/cases/*.sh'
+
+MARKERS = (
+    # The guest's /init.
+    Marker('PC-GUEST-START', 'CASE RELEASE', ('out',), (_INIT,), (),
+           'the guest is up; the case it runs and its kernel release'),
+    Marker('PC-GUEST-END', '', ('out',), (_INIT, 'tests/run'),
+           ('tests/gen-cases.sh', 'tests/gen-matrix.sh', 'tests/kdump-cases.sh', CASES),
+           'the case came back (a batch prints one per part); a fatal '
+           "case's headers reject it"),
+    Marker('PC-NOTE', 'TEXT', ('out',), (_INIT,), (),
+           'something odd the guest saw that the case may explain'),
+    Marker('PC-NO-CASE', 'CASE', ('out',), (_INIT,), (),
+           'the case named on the command line is not in the initramfs'),
+    Marker('PC-INSMOD-FAILED', '', ('out',), (_INIT,),
+           ('tests/judge.sh', _VM), 'the module did not load: nothing ran'),
+    Marker('PC-PSTORE-BEGIN', 'RECORD', ('out',), (_INIT,),
+           (_VM, 'tests/prepare-series.sh', 'tests/gen-cases.sh', CASES),
+           'a ramoops record (dmesg-ramoops-N) follows, read on the second boot',
+           ('tests/run',)),
+    Marker('PC-PSTORE-END', '', ('out',), (_INIT,), (_VM,),
+           'the end of that record'),
+    Marker('PC-PSTORE-DONE', '', ('out',), (_INIT,), (),
+           'every record was printed; the guest powers off'),
+    # The bench's runner and its cases.
+    Marker('PC-PART', 'CASE', ('out', 'kmsg'), ('tests/run',), ('tests/run',),
+           "a batch guest's next case starts here, on both channels"),
+    Marker('PC-SKIP', 'REASON', ('out',),
+           ('tests/gen-cases.sh', 'tests/cases/kdump_hardlockup_nmi_watchdog.sh'),
+           ('tests/judge.sh',),
+           'the case cannot test what it is for here: skipped, saying why '
+           '(a type\'s "XFAIL: ..." line becomes one)', ('tests/run',)),
+    Marker('PC-DETECTOR', 'TEXT', ('out',),
+           ('tests/cases/kdump_hardlockup_nmi_watchdog.sh',), (),
+           'which hard-lockup detector the kernel enabled'),
+    # kdump: the first kernel loads a capture kernel, which reads the
+    # crashed one's memory.
+    Marker('PC-KDUMP-TEXT', 'SYMLINE (_stext ADDR)', ('out',), (_LOAD,), (),
+           'the _text line put back into kallsyms for kexec (arm64)'),
+    Marker('PC-KDUMP-LOADED', 'N bytes reserved', ('out',), (_LOAD,),
+           ('tests/kdump-cases.sh', CASES), 'the capture kernel is loaded'),
+    Marker('PC-KDUMP-LOAD-FAILED', 'TEXT', ('out',), (_LOAD,),
+           ('tests/kdump-cases.sh', CASES), "kexec -p failed; kexec's error"),
+    Marker('PC-KDUMP-CLOCK', 'up=S ticks=N hz=HZ', ('out',), (_LOAD,), (_KDUMP,),
+           "the first kernel's reading of the shared clock (pc-guest clock)"),
+    Marker('PC-KDUMP-CAPTURE', 'up=S ticks=N hz=HZ', ('out',), (_CAPTURE,), (_KDUMP,),
+           "the capture kernel's reading of it, as it starts"),
+    Marker('PC-KDUMP-VMCORE', 'N bytes', ('out',), (_CAPTURE,),
+           ('tests/kdump-cases.sh',), 'the size of /proc/vmcore'),
+    Marker('PC-KDUMP-DMESG-BEGIN', '', ('out',), (_CAPTURE,),
+           (_KDUMP, 'tests/kdump-cases.sh', CASES),
+           "the crashed kernel's log (vmcore-dmesg) follows"),
+    Marker('PC-KDUMP-DMESG-END', '', ('out',), (_CAPTURE,), (_KDUMP,),
+           'the end of that log'),
+    Marker('PC-KDUMP-BAD-LEVEL', 'TEXT', ('out',), (_CAPTURE,), (),
+           'pc_dump_level= was not 0-31; the default was used'),
+    Marker('PC-KDUMP-DUMP', 'N bytes', ('out',), (_CAPTURE,),
+           (_KDUMP, _VM, 'tests/kdump-cases.sh', CASES),
+           'the size of the compressed dump (makedumpfile)'),
+    Marker('PC-KDUMP-NO-VMCORE', '', ('out',), (_CAPTURE,),
+           ('tests/kdump-cases.sh', CASES), 'the capture kernel found no /proc/vmcore'),
+    Marker('PC-KDUMP-DONE', '', ('out',), (_CAPTURE,),
+           (_VM, 'tests/kdump-cases.sh', CASES), 'the capture kernel is done'),
+    # tools/provoke-crash-vm's guest script.
+    Marker('PC-RUN-BEGIN', '', ('out', 'kmsg'), (_VM,), (_VM,),
+           "the user's command starts"),
+    Marker('PC-RUN-END', '[RC]', ('out', 'kmsg'), (_VM,), (_VM,),
+           'it ended, with its exit status (none on the console after a refusal)'),
+    Marker('PC-ARM-REFUSED', '', ('out',), (_VM,), (_VM,),
+           'the module refused to arm the points: nothing ran'),
+    Marker('PC-TRIGGER-REFUSED', '', ('out',), (_VM,), (),
+           'the trigger file refused the write: nothing ran'),
+    Marker('PC-WHY', 'KERNEL-LINE', ('out',), (_VM,), (_VM,),
+           "one of the module's log lines after a refusal"),
+    Marker('PC-POINT', 'LISTING-LINE', ('out',), (_VM,), (_VM,),
+           'one line of the crashpoints listing after the command'),
+    Marker('PC-NO-OOPS', '', ('out',), (_VM,), (_VM,),
+           'the kernel printed no oops or panic: no reboot for pstore'),
+)
+
+BY_NAME = {m.name: m for m in MARKERS}
+
+# Any marker word, as it may appear in the tree or on a channel.
+WORD_RE = re.compile(r'PC-[A-Z0-9-]+')
+
+_LINE_RE = re.compile(r'(PC-[A-Z0-9]+(?:-[A-Z0-9]+)*)(?: (.*))?$')
+
+
+def parse_line(text):
+    """(name, args) of a marker line (args '' if none), or None.
+
+    The line is one of the case output's, carriage returns stripped, or a
+    console line's message after the kernel's prefix.  An undefined
+    ``PC-`` word is not a marker.
+    """
+    m = _LINE_RE.match(text)
+    if not m or m.group(1) not in BY_NAME:
+        return None
+    return m.group(1), m.group(2) or ''
+
+
+def rst():
+    """The table as reStructuredText, for reading (python3 -m pcengine.protocol)."""
+    rows = ['.. list-table:: The console protocol', '   :header-rows: 1', '',
+            '   * - Marker', '     - Arguments', '     - Channels', '     - Printed by',
+            '     - Read by', '     - Meaning']
+    def files(names):
+        return ', '.join('``%s``' % n for n in names) or '-'
+
+    for m in MARKERS:
+        rows += ['   * - ``%s``' % m.name, '     - %s' % ('``%s``' % m.args if m.args else '-'),
+                 '     - %s' % ', '.join(m.channels), '     - ' + files(m.emitters),
+                 '     - ' + files(m.parsers), '     - %s' % m.meaning]
+    return '\n'.join(rows) + '\n'
+
+
+if __name__ == '__main__':
+    print(rst(), end='')

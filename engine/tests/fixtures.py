@@ -1,0 +1,48 @@
+# SPDX-License-Identifier: GPL-2.0
+"""The saved consoles under engine/tests/consoles (see README.rst there)."""
+
+import os
+import shutil
+import subprocess
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+CONSOLES = os.path.join(HERE, 'consoles')
+ROOT = os.path.dirname(os.path.dirname(HERE))
+
+
+def read(path):
+    with open(path, 'rb') as f:
+        return f.read()
+
+
+def text(path):
+    return read(path).decode('utf-8', 'surrogateescape')
+
+
+def names():
+    return sorted(n for n in os.listdir(CONSOLES)
+                  if os.path.isfile(os.path.join(CONSOLES, n, 'meta')))
+
+
+def meta(name):
+    """The fixture's meta file: series, name, rc, guest_timeout."""
+    found = {}
+    for line in text(os.path.join(CONSOLES, name, 'meta')).split():
+        key, value = line.split('=', 1)
+        found[key] = value
+    found['rc'] = int(found['rc'])
+    return found
+
+
+def path(name, *parts):
+    return os.path.join(CONSOLES, name, *parts)
+
+
+def judge_sh(fixtures):
+    """What tests/judge.sh says on the fixtures now, one after another in
+    one shell (None without bash, or once judge.sh is gone)."""
+    if not shutil.which('bash') or not os.path.exists(os.path.join(ROOT, 'tests', 'judge.sh')):
+        return None
+    done = subprocess.run([os.path.join(HERE, 'judge-reference.sh')]
+                          + [path(n) for n in fixtures], stdout=subprocess.PIPE, check=True)
+    return done.stdout.decode('utf-8', 'surrogateescape')

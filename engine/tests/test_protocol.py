@@ -1,0 +1,74 @@
+# SPDX-License-Identifier: GPL-2.0
+"""The protocol table (pcengine.protocol) against the tree: every PC-*
+word is defined, and the table names every file that holds each marker,
+and only those."""
+
+import fnmatch
+import os
+import subprocess
+import unittest
+
+import fixtures
+from pcengine import protocol
+
+
+def tree_files():
+    """The project's files (git's list, or a walk), engine/ and build
+    output aside: engine/ holds the table and saved consoles."""
+    try:
+        listed = subprocess.run(['git', '-C', fixtures.ROOT, 'ls-files', '--cached', '--others', '--exclude-standard'], check=True,
+                                stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+        files = listed.stdout.decode().split('\n')
+    except (OSError, subprocess.CalledProcessError):
+        files = [os.path.relpath(os.path.join(d, f), fixtures.ROOT)
+                 for d, subdirs, names in os.walk(fixtures.ROOT) for f in names]
+    return [f for f in files if f and not f.startswith(('engine/', 'build/', '.git/'))
+            and os.path.isfile(os.path.join(fixtures.ROOT, f))]
+
+
+def words_by_file():
+    found = {}
+    for f in tree_files():
+        words = set(protocol.WORD_RE.findall(fixtures.text(os.path.join(fixtures.ROOT, f))))
+        if words:
+            found[f] = words
+    return found
+
+
+class Table(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.words = words_by_file()
+
+    def test_every_word_is_defined(self):
+        for f, words in sorted(self.words.items()):
+            with self.subTest(file=f):
+                self.assertEqual(sorted(words - set(protocol.BY_NAME)), [])
+
+    def test_each_marker_is_where_the_table_says(self):
+        for m in protocol.MARKERS:
+            holders = {f for f, words in self.words.items() if m.name in words}
+            listed = m.emitters + m.parsers + m.docs
+            with self.subTest(marker=m.name):
+                self.assertTrue(m.emitters, 'no emitter')
+                for entry in listed:
+                    self.assertTrue(fnmatch.filter(holders, entry),
+                                    '%s: not in %s' % (m.name, entry))
+                unlisted = [f for f in holders
+                            if not any(fnmatch.fnmatch(f, e) for e in listed)]
+                self.assertEqual(unlisted, [], '%s: files the table does not name' % m.name)
+
+    def test_names_and_channels(self):
+        self.assertEqual(len(protocol.BY_NAME), len(protocol.MARKERS))
+        for m in protocol.MARKERS:
+            self.assertRegex(m.name, r'^PC-[A-Z0-9]+(-[A-Z0-9]+)*$')
+            self.assertTrue(set(m.channels) <= {'out', 'kmsg'} and m.channels)
+
+
+class Lines(unittest.TestCase):
+    def test_arguments(self):
+        self.assertEqual(protocol.parse_line('PC-RUN-END 0'), ('PC-RUN-END', '0'))
+        self.assertEqual(protocol.parse_line('PC-PSTORE-DONE'), ('PC-PSTORE-DONE', ''))
+        self.assertIsNone(protocol.parse_line('PC-PSTORE-DONEX'))
+        self.assertIsNone(protocol.parse_line(' PC-GUEST-END'))
+        self.assertIsNone(protocol.parse_line('PC-NOT-A-MARKER x'))

@@ -1,0 +1,106 @@
+# SPDX-License-Identifier: GPL-2.0
+"""The verdict on saved consoles: what judge.sh decided on each (its saved
+result, and judge.sh run now), to the byte."""
+
+import hashlib
+import os
+import unittest
+
+import fixtures
+from pcengine import casefile, console, verdict
+
+
+def judge_fixture(name):
+    m = fixtures.meta(name)
+    if os.path.exists(fixtures.path(name, 'batch.sh')):
+        batch = fixtures.text(fixtures.path(name, 'batch.sh'))
+        results = []
+        for part in casefile.values(batch, 'part'):
+            stem = '%s-%s' % (m['series'], part)
+            results.append(verdict.judge(
+                fixtures.text(fixtures.path(name, 'parts', part + '.sh')), part, m['series'],
+                m['rc'], console.part_of(fixtures.read(fixtures.path(name, 'console')), part),
+                console.part_of(fixtures.read(fixtures.path(name, 'out')), part),
+                m['guest_timeout'], stem + '.console', stem + '.out'))
+        return ''.join(results)
+    stem = '%s-%s' % (m['series'], m['name'])
+    return verdict.judge(fixtures.text(fixtures.path(name, 'case.sh')), m['name'], m['series'],
+                         m['rc'], fixtures.read(fixtures.path(name, 'console')),
+                         fixtures.read(fixtures.path(name, 'out')), m['guest_timeout'],
+                         stem + '.console', stem + '.out')
+
+
+class SavedConsoles(unittest.TestCase):
+    def test_fixtures_cover_each_kind_of_verdict(self):
+        firsts = [fixtures.text(fixtures.path(n, 'result')).split('\n')[0]
+                  for n in fixtures.names()]
+        whys = ' '.join(fixtures.text(fixtures.path(n, 'result')) for n in fixtures.names())
+        self.assertTrue(any(f.startswith('ok ') and '# SKIP' not in f for f in firsts))
+        self.assertTrue(any('# SKIP XFAIL: ' in f for f in firsts))
+        self.assertTrue(any(f.startswith('not ok ') for f in firsts))
+        for why in ('# missing in ', '# a report the case did not ask for: ',
+                    '# guest timed out after '):
+            self.assertIn(why, whys)
+
+    def test_saved_result(self):
+        for name in fixtures.names():
+            with self.subTest(fixture=name):
+                self.assertEqual(judge_fixture(name),
+                                 fixtures.text(fixtures.path(name, 'result')))
+
+    def test_saved_results_are_judge_sh_s(self):
+        judge = os.path.join(fixtures.ROOT, 'tests', 'judge.sh')
+        if not os.path.exists(judge):
+            self.skipTest('tests/judge.sh is gone')
+        saved = fixtures.text(os.path.join(fixtures.CONSOLES, 'judge.sh.sha256')).split()[0]
+        self.assertEqual(hashlib.sha256(fixtures.read(judge)).hexdigest(), saved,
+                         'tests/judge.sh changed since the saved results were made: '
+                         'engine/tests/judge-reference.sh --write engine/tests/consoles/*/, '
+                         'then read the diff')
+
+    @unittest.skipUnless(os.environ.get('PC_PARITY') == '1',
+                         'PC_PARITY=1 runs judge.sh itself (a second per case on a busy host)')
+    def test_judge_sh_now(self):
+        now = fixtures.judge_sh(fixtures.names())
+        if now is None:
+            self.skipTest('no tests/judge.sh or bash')
+        self.assertEqual(''.join(judge_fixture(n) for n in fixtures.names()), now)
+
+
+class Rules(unittest.TestCase):
+    """judge.sh's rules one at a time, on a saved pass."""
+
+    def setUp(self):
+        self.case = fixtures.text(fixtures.path('pass_bugon_pstore', 'case.sh'))
+        self.console = fixtures.read(fixtures.path('pass_bugon_pstore', 'console'))
+        self.out = fixtures.read(fixtures.path('pass_bugon_pstore', 'out'))
+
+    def judge(self, case=None, rc=0, out=None):
+        return verdict.judge(case or self.case, 'direct_bugon', '6.1', rc, self.console,
+                             self.out if out is None else out, 120, 'c', 'o')
+
+    def test_passes(self):
+        self.assertTrue(self.judge().startswith('ok 6.1/direct_bugon\n#   console: '))
+
+    def test_reject_fails_with_the_line(self):
+        got = self.judge(self.case + '# reject: invalid opcode\n')
+        self.assertRegex(got.split('\n')[1], r'^# unexpected in c: \[ *[0-9.]+\] provoke_crash: trigger: bugon: .*invalid opcode')
+
+    def test_skip_header_keeps_the_proof(self):
+        got = self.judge(self.case + '# skip: a reason\n')
+        self.assertTrue(got.startswith('ok 6.1/direct_bugon # SKIP a reason\n#   console: '))
+
+    def test_insmod_failed(self):
+        got = self.judge(out=b'PC-GUEST-START x\nPC-INSMOD-FAILED\nPC-GUEST-END\n')
+        self.assertEqual(got.split('\n')[1], '# insmod failed')
+
+    def test_guest_skip_beats_a_timeout(self):
+        got = self.judge(rc=137, out=self.out + b'PC-SKIP not here\n')
+        self.assertEqual(got, 'ok 6.1/direct_bugon # SKIP not here\n')
+
+    def test_bad_pattern_is_missing(self):
+        got = self.judge('# expect: (\n')
+        self.assertEqual(got.split('\n')[1], '# missing in c: (')
+
+    def test_last_line_without_newline_is_not_read(self):
+        self.assertEqual(len(casefile.checks('# expect: a\n# expect: b')), 1)
