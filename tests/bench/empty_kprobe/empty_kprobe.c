@@ -10,6 +10,10 @@ static char *symbol = "__x64_sys_getppid";
 module_param(symbol, charp, 0400);
 MODULE_PARM_DESC(symbol, "the function to probe");
 
+static unsigned int offset;
+module_param(offset, uint, 0400);
+MODULE_PARM_DESC(offset, "the offset in it (0: its entry)");
+
 static int pc_empty_handler(struct kprobe *kp, struct pt_regs *regs)
 {
 	return 0;
@@ -22,6 +26,7 @@ static struct kprobe pc_empty_kp = {
 static int __init pc_empty_init(void)
 {
 	pc_empty_kp.symbol_name = symbol;
+	pc_empty_kp.offset = offset;
 	return register_kprobe(&pc_empty_kp);
 }
 
