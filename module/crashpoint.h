@@ -245,6 +245,7 @@ enum pc_divert {
 enum pc_divert pc_return_divert(struct pc_point *point, struct pt_regs *regs);
 void __noreturn pc_return_no_slot(void);
 void pc_return_landing(void);
+void pc_return_landed_c(void);
 void __noreturn pc_return_landed(unsigned long *ret_slot);
 
 /*
