@@ -15,6 +15,7 @@
 # each commit (PC_MATRIX_SCOPE=full runs them all).  The other cells are
 # batched, one case per path, point kind and boot line: one guest per
 # path for a boot line with many cells, one for every path otherwise.
+# The cells with a second CPU in the same path: tests/gen-matrix-smp.sh.
 # Not in the matrix: types of another architecture; types that need a
 # second CPU (a batch guest has one); types that report each place once
 # a boot (the fortify, bounds and overflow categories: their per-type
@@ -25,6 +26,9 @@
 # shellcheck shell=bash
 # The case's own shell is written in single quotes on purpose:
 # shellcheck disable=SC2016
+
+# shellcheck source=tests/gen-matrix-smp.sh
+. "$(dirname "${BASH_SOURCE[0]}")/gen-matrix-smp.sh"
 
 # The contexts, in the table's order (include/provoke_crash_defs.h).
 declare -A matrix_rank=([task]=0 [preempt]=1 [irqs]=2 [atomic]=3 [nmi]=4)
@@ -302,6 +306,7 @@ gen_matrix_cases() {
 			[ "$fate" = hang ] && echo "sleep 60"
 		} >"$f"
 	done <"$fatal"
+	gen_matrix_smp_cases "$dir" "$rel"
 }
 
 # matrix_build_paths REL: tests/paths/pc_paths.ko for REL, built as the
