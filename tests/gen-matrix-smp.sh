@@ -18,9 +18,10 @@
 #            XFAIL line.
 # Counters are held to what pc_paths counts, not to each other: the
 # listing's filtered is hits - fired - missed by construction.
-# Not in these cells: the types that take the guest down where they
-# fire (the fatal cells: one CPU's), and a type that fires only with a
-# boot line of its own (slub_debug's, init_on_free's: one CPU's).
+# Not in these cells, where they would fire: the types that take the
+# guest down (the fatal cells), a type that needs a boot line of its own
+# (slub_debug's, init_on_free's), and one that reports each place once
+# a boot (fortify, bounds, overflow): the one-CPU matrix has them.
 # Generated with PC_MATRIX_SCOPE=kernels or full only: three guests of
 # about a minute each is more than CI's budget holds.
 # Uses gen-matrix.sh's matrix_paths state, matrix_predict, matrix_needs
@@ -130,7 +131,7 @@ matrix_smp_prologue() {
 # from DIR/types.tsv; after gen_matrix_cases (its matrix_paths state).
 gen_matrix_smp_cases() {
 	local dir=$1 rel=$2 arch kind path f name category context fate needs expect
-	local cells w words
+	local cells
 	local -A patterns
 	[ "${PC_MATRIX_SCOPE:-sample}" = sample ] && return 0
 	arch=$(pc_rel_arch "$rel")
@@ -139,20 +140,19 @@ gen_matrix_smp_cases() {
 		f=$dir/matrix_smp_$kind.sh
 		cells=""
 		while IFS=$'\t' read -r name category context fate needs expect _desc; do
-			case $category in fortify | bounds | overflow) continue ;; esac
-			# A second CPU is what this guest has.
-			words=""
-			for w in $needs; do
-				[ "$w" = smp ] || words="$words $w"
-			done
 			# shellcheck disable=SC2086
-			matrix_needs "$arch" $words || continue
+			matrix_needs "$arch" $needs || continue
 			matrix_patterns "$expect"
 			patterns[$name]=$matrix_pats
 			for path in $matrix_smp_paths; do
 				matrix_predict "$path" "$kind" "$context" "$fate"
 				case $fate/$matrix_outcome in
 				oops/fired | panic/fired | hang/fired) continue ;;
+				esac
+				# A type that reports each place once a boot
+				# would fire 4 times on each of 3 paths.
+				case $matrix_outcome/$category in
+				fired/fortify | fired/bounds | fired/overflow) continue ;;
 				esac
 				[ "$matrix_outcome" = fired ] && [ -n "$matrix_boot" ] && continue
 				cells+="$path $name $matrix_outcome"$'\n'
