@@ -15,16 +15,24 @@
 # each commit (PC_MATRIX_SCOPE=full runs them all).  The other cells are
 # batched, one case per path, point kind and boot line: one guest per
 # path for a boot line with many cells, one for every path otherwise.
-# Not in the matrix: types of another architecture; types that need a
-# second CPU (a batch guest has one); types that report each place once
-# a boot (the fortify, bounds and overflow categories: their per-type
-# cases run them); and a cell whose type this kernel cannot catch (a
-# CONFIG_ option missing or defeating it).
+# The cells with a second CPU in the same path: tests/gen-matrix-smp.sh.
+# A type that needs a second CPU is in the batches where it does not run
+# (refused, missed); where it fires, its guest has 2 vCPUs.  A type that
+# reports each place once a boot (the fortify, bounds and overflow
+# categories) fires once per kind of point in its path's guest: at
+# most three times, within the places it takes in turn (the bounds and
+# overflow types, two to four, are atomic: +OFFSET refuses them).
+# Not in the matrix: types of another architecture, and a cell whose
+# type this kernel cannot catch (a CONFIG_ option missing or defeating
+# it).
 # Uses pc-vm-lib.sh's pc_rel_config and pc_rel_arch; reads the needs
 # words and patterns as pc_needs and pc_type_patterns do.
 # shellcheck shell=bash
 # The case's own shell is written in single quotes on purpose:
 # shellcheck disable=SC2016
+
+# shellcheck source=tests/gen-matrix-smp.sh
+. "$(dirname "${BASH_SOURCE[0]}")/gen-matrix-smp.sh"
 
 # The contexts, in the table's order (include/provoke_crash_defs.h).
 declare -A matrix_rank=([task]=0 [preempt]=1 [irqs]=2 [atomic]=3 [nmi]=4)
@@ -87,17 +95,18 @@ matrix_predict() {
 }
 
 # matrix_needs ARCH WORD...: whether the matrix takes a type that needs
-# WORDs (as pc_needs reads them): not another architecture's, no second
-# CPU, no option missing or defeating it.  Sets $matrix_boot.
+# WORDs (as pc_needs reads them): not another architecture's, no
+# option missing or defeating it.  Sets $matrix_boot, and $matrix_cpus
+# to 2 for a type that needs a second CPU, else 1.
 matrix_needs() {
 	local arch=$1 word
 	shift
-	matrix_boot=""
+	matrix_boot="" matrix_cpus=1
 	for word in "$@"; do
 		case $word in
 		CONFIG_*) [ -n "${matrix_config[$word]:-}" ] || return 1 ;;
 		!CONFIG_*) [ -z "${matrix_config[${word#!}]:-}" ] || return 1 ;;
-		smp) return 1 ;;
+		smp) matrix_cpus=2 ;;
 		x86_64 | arm64 | powerpc) [ "$word" = "$arch" ] || return 1 ;;
 		cpu:* | - | '') ;;
 		*) matrix_boot="$matrix_boot $word" ;;
@@ -212,7 +221,6 @@ gen_matrix_cases() {
 	arch=${arch/amd64/x86_64}
 	: >"$fatal"
 	while IFS=$'\t' read -r name category context fate needs expect _desc; do
-		case $category in fortify | bounds | overflow) continue ;; esac
 		# shellcheck disable=SC2086
 		matrix_needs "$arch" $needs || continue
 		matrix_patterns "$expect"
@@ -222,12 +230,20 @@ gen_matrix_cases() {
 				matrix_predict "$path" "$kind" "$context" "$fate"
 				case $fate/$matrix_outcome in
 				oops/fired | panic/fired | hang/fired)
-					printf '%s\t%s\t%s\t%s\t%s\n' "$path" "$kind" "$name" \
-						"$fate" "$matrix_boot" >>"$fatal"
+					printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$path" "$kind" "$name" \
+						"$fate" "$matrix_cpus" "$matrix_boot" >>"$fatal"
 					;;
+				*/fired)
+					# A batch guest has one CPU.
+					[ "$matrix_cpus" = 1 ] || continue
+					;;&
 				*)
-					key="$path $kind ${matrix_boot// /+}"
-					boots[$key]=$matrix_boot
+					# Its boot line is for where it runs: a
+					# second CPU's type never runs in a batch.
+					line=$matrix_boot
+					[ "$matrix_cpus" = 1 ] || line=""
+					key="$path $kind ${line// /+}"
+					boots[$key]=$line
 					cells[$key]+="$name $matrix_outcome"$'\n'
 					;;
 				esac
@@ -276,11 +292,12 @@ gen_matrix_cases() {
 			cut -f2- >"$fatal.sample"
 		mv "$fatal.sample" "$fatal"
 	fi
-	while IFS=$'\t' read -r path kind name fate line; do
+	while IFS=$'\t' read -r path kind name fate cpus line; do
 		f=$dir/matrix_fatal_${path}_${kind}_$name.sh
 		{
 			echo "# generated crash-point matrix: $name ($fate) at a $kind point on a $path path"
 			echo "# boot:$line"
+			[ "$cpus" = 1 ] || echo "# smp: $cpus"
 			while IFS= read -r expect; do
 				[ -n "$expect" ] && echo "# expect: $expect"
 			done <<<"${patterns[$name]}"
@@ -302,6 +319,7 @@ gen_matrix_cases() {
 			[ "$fate" = hang ] && echo "sleep 60"
 		} >"$f"
 	done <"$fatal"
+	gen_matrix_smp_cases "$dir" "$rel"
 }
 
 # matrix_build_paths REL: tests/paths/pc_paths.ko for REL, built as the
