@@ -88,11 +88,12 @@ static inline unsigned long pc_arch_ftrace_site(struct kprobe *kp)
 /*
  * At an ftrace site, the probe may send the function's body through
  * pc_return_shift (return_shift.h), which runs it PC_SHIFT bytes lower:
- * where it goes on (past the ftrace call, whose callbacks all ran), how
- * many bytes of stack arguments to copy down (all that can be there, if
- * the stack above the frame has them: a frame near the top of an
- * interrupt stack has a guard page above), and %r10 for the shim.  An
- * int3 probe cannot: the probed instruction has not run.
+ * where it goes on (past the ftrace call, whose callbacks all ran), and
+ * how many bytes of stack arguments to copy down (all that can be there,
+ * if the stack above the frame has them: a frame near the top of an
+ * interrupt stack has a guard page above).  Not an int3 probe (the
+ * probed instruction has not run), nor near the end of the task's
+ * stack, which the gap could overflow: those swap.
  */
 static inline bool pc_arch_shift_return(struct pt_regs *regs,
 					struct kprobe *kp,
@@ -100,15 +101,17 @@ static inline bool pc_arch_shift_return(struct pt_regs *regs,
 					unsigned long *bytes)
 {
 	unsigned long args = regs->sp + sizeof(long), last;
+	unsigned long used = regs->sp - (unsigned long)task_stack_page(current);
 
 	if (!kprobe_ftrace(kp))
+		return false;
+	if (used < THREAD_SIZE && used < PC_SHIFT + THREAD_SIZE / 8)
 		return false;
 	*bytes = PC_SHIFT_ARGS;
 	if ((args ^ (args + PC_SHIFT_ARGS - 1)) & PAGE_MASK &&
 	    get_kernel_nofault(last, (unsigned long *)(args + PC_SHIFT_ARGS) - 1))
 		*bytes = PAGE_ALIGN(args) - args;
 	*resume = (unsigned long)kp->addr + MCOUNT_INSN_SIZE;
-	regs->r10 = (unsigned long)resume;
 	instruction_pointer_set(regs, (unsigned long)pc_return_shift);
 	return true;
 }

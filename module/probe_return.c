@@ -29,12 +29,46 @@
 
 #include "arch.h"
 #include "crashpoint.h"
+#include "return_shift.h"
 
 void __noreturn pc_return_no_slot(void)
 {
 	pr_emerg("crashpoints: a %%return landing with no crash noted for %s[%d]: BUG\n",
 		 current->comm, task_pid_nr(current));
 	BUG();	/* BUG on purpose: no return address to go back to */
+}
+
+/*
+ * From x86-64's pc_return_shift, before the function's body runs: the
+ * slot whose frame is the function's return slot (its newest, the one
+ * just noted).  Here, beside pc_return_no_slot(), objtool sees that
+ * does not return.
+ */
+__visible unsigned long *pc_return_shift_slot(unsigned long ret_slot)
+{
+	struct pc_path *path = pc_path_find_frame(ret_slot);
+
+	if (!path || path->frame != ret_slot)
+		pc_return_no_slot();
+	return &path->shift_resume;
+}
+
+/*
+ * A swapped function (an int3 entry) tail-called this shifted one: the
+ * real return slot holds the landing.  Put its return address back, so
+ * that the unwinder finds the caller: this function's crash, the newest
+ * of the frame, runs first and never returns.
+ */
+static void pc_return_unswap(unsigned long frame)
+{
+	unsigned long *slot = (unsigned long *)frame;
+	struct pc_path *outer;
+
+	if (*slot != (unsigned long)pc_return_landing)
+		return;
+	outer = pc_path_find_frame(frame);
+	if (outer && outer->ret_addr)
+		*slot = outer->ret_addr;
 }
 
 /*
@@ -56,6 +90,7 @@ enum pc_divert pc_return_divert(struct pc_point *point, struct pt_regs *regs)
 		     offsetof(struct pc_path, shift_resume) + sizeof(long));
 	if (pc_arch_shift_return(regs, &point->rp.kp, &path->shift_resume,
 				 &path->shift_bytes)) {
+		pc_return_unswap(frame);
 		WRITE_ONCE(path->frame, frame);
 		return PC_DIVERT_SHIFTED;
 	}
@@ -76,4 +111,5 @@ enum pc_divert pc_return_divert(struct pc_point *point, struct pt_regs *regs)
 }
 
 /* Called from the probe handler: probing it would recurse. */
+NOKPROBE_SYMBOL(pc_return_unswap);
 NOKPROBE_SYMBOL(pc_return_divert);

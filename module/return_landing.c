@@ -34,6 +34,7 @@ noinline void pc_return_landed_c(void)
  * the link register, the landing, for pc_arch_landing_caller() to fix.
  */
 asm(".pushsection .text, \"ax\"\n"
+	".balign 4\n"
 	".globl pc_return_landing_pad\n"
 	".type pc_return_landing_pad, %function\n"
 	"pc_return_landing_pad:\n"
@@ -44,5 +45,9 @@ asm(".pushsection .text, \"ax\"\n"
 	".size pc_return_landing_pad, .-pc_return_landing_pad\n"
 	".popsection\n");
 #else
-void pc_return_landing(void) __alias(pc_return_landed_c);
+/* Never entered: no %return diversion here (PC_CAN_REDIRECT). */
+void pc_return_landing(void)
+{
+	pc_return_landed_c();
+}
 #endif
