@@ -54,7 +54,8 @@ endif
 
 C_SOURCES = $(filter-out %.mod.c,$(wildcard module/*.c module/*.h \
 		module/crashes/*.c include/*.h tools/*.c tools/*.h \
-		tests/guest/*.c tests/unit/*.c tests/bench/empty_kprobe/*.c))
+		tests/guest/*.c tests/unit/*.c tests/bench/empty_kprobe/*.c \
+		tests/paths/*.c))
 
 all: module tools
 
