@@ -16,6 +16,22 @@
 #include "return_shift.h"
 
 /*
+ * Both landings' C: find the slot by the function's real return slot, put
+ * the return address back there if it was swapped, and run the crash.
+ */
+static void __noreturn pc_return_crash(unsigned long *ret_slot, bool swapped)
+{
+	struct pc_path *path = pc_path_find_frame((unsigned long)ret_slot);
+
+	if (!path)
+		pc_return_no_slot();
+	if (swapped)
+		*ret_slot = path->ret_addr;
+	pc_path_try(path);
+	BUG();	/* BUG on purpose: the caller cannot resume */
+}
+
+/*
  * The function returned into pc_return_landing, which puts the stack
  * back to how it was at the call (the return address slot on top) and
  * jumps here: to the unwinder this is a call from the caller, at the
@@ -23,13 +39,7 @@
  */
 __visible void __noreturn pc_return_landed(unsigned long *ret_slot)
 {
-	struct pc_path *path = pc_path_find_frame((unsigned long)ret_slot);
-
-	if (!path)
-		pc_return_no_slot();
-	*ret_slot = path->ret_addr;
-	pc_path_try(path);
-	BUG();	/* BUG on purpose: the caller cannot resume */
+	pc_return_crash(ret_slot, true);
 }
 
 /*
@@ -39,12 +49,7 @@ __visible void __noreturn pc_return_landed(unsigned long *ret_slot)
  */
 __visible void __noreturn pc_return_landed_shifted(unsigned long *ret_slot)
 {
-	struct pc_path *path = pc_path_find_frame((unsigned long)ret_slot);
-
-	if (!path)
-		pc_return_no_slot();
-	pc_path_try(path);
-	BUG();	/* BUG on purpose: the caller cannot resume */
+	pc_return_crash(ret_slot, false);
 }
 
 /* Entered by the diverted function's ret, never called. */
