@@ -24,6 +24,7 @@
 #include <linux/hardirq.h>
 #include <linux/kprobes.h>
 #include <linux/ptrace.h>
+#include <linux/sched/task_stack.h>
 
 #if defined(CONFIG_X86_64)
 #include <linux/uaccess.h>
