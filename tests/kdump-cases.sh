@@ -18,6 +18,14 @@ kdump_point_types="panic null_dereference bugon oops_interrupt_context"
 # kernel lacks gets no kdump case (gen-cases.sh).
 kdump_arm64_cases="panic oops_interrupt_context exhaust_stack point_null_dereference
 	cpu1_while_cpu0_irqs_off_arm64 hardlockup_nmi_watchdog"
+# On an x86-64 kernel after the first (6.12 beside 6.1): each way a crash
+# reaches the capture kernel that differs between kernel versions: panic(),
+# an oops in NMI, hard and soft interrupt context and at a crash point, a
+# double fault, a stack overflow, the hard lockup watchdog, and another
+# CPU stuck with interrupts off (the NMI stop).
+kdump_x86_slice_cases="panic oops_nmi_context oops_interrupt_context
+	point_null_dereference point_oops_interrupt_context double_fault exhaust_stack
+	hardlockup_nmi_watchdog cpu1_while_cpu0_irqs_off"
 # gen_kdump_cases DIR REL NAME FATE SMP BOOT EXPECT: kdump_NAME.sh (direct)
 # and, for the point spread, kdump_point_NAME.sh.  oops=panic: an oops
 # must end in the capture kernel, as on a production kdump machine.

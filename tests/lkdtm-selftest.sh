@@ -226,8 +226,10 @@ lkdtm_report() {
 lkdtm_prepare() {
 	local rel=$1 series=$2
 	echo "$series/lkdtm_selftest" | grep -Eq -- "$filter" || return 1
-	# The debug kernel (KASAN, lockdep) runs it in check-long only.
+	# The debug kernel (KASAN, lockdep) and PREEMPT_RT run it in
+	# check-long only.
 	[ "$series" = debug ] && [ "${PC_DEBUG_SCOPE:-slice}" != full ] && return 1
+	[[ $series == *-rt ]] && [ "${PC_X86_SCOPE:-slice}" != full ] && return 1
 	in_shard || return 1
 	order+=("$series-lkdtm_selftest")
 	[ "$listing" = 1 ] && return 1

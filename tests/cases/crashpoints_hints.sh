@@ -4,6 +4,8 @@
 # arms, each other one is refused), and says when it stopped short;
 # eligible= shows the hits pid=, comm= and cpu= let through.
 # MODULE:SYMBOL needs a module to arm in: reed_solomon's, as a file.
+# debug-slice: no: kallsyms walks under KASAN take 90 s; no memory or
+# concurrency path of its own (check-long runs it there)
 # needs: lib/reed_solomon/reed_solomon.ko
 # expect-out: unknown_key: write: error EINVAL
 # expect: provoke_crash: crashpoints: line 1, column [0-9]+: unknown option 'foo' \(valid keys: after, every, times, probability, pid, comm, cpu\)

@@ -1,6 +1,7 @@
 # Files are 0200 (triggers), 0400 (types), 0600 (crashpoints); an
 # unprivileged user can neither trigger nor arm.  Nor can root without
 # CAP_SYS_ADMIN: each file that takes writes checks it, with a line.
+# debug-slice: no: file modes and capability checks, no memory path
 # expect-out: mode panic: --w-------
 # expect-out: mode types: -r--------
 # expect-out: mode crashpoints: -rw-------

@@ -1,4 +1,5 @@
 # The tool checks before it writes and shows the module's own reason.
+# debug-slice: no: the tool's own checks, before the module is reached
 # expect-out: nosym: provoke-crash: no function pc_no_such_symbol in /proc/kallsyms
 # expect-out: dup: provoke-crash: [A-Za-z0-9_.]+ occurs [0-9]+ times in /proc/kallsyms; kprobes would silently pick the first
 # expect-out: black: provoke-crash: notify_die is on the kprobe blacklist
