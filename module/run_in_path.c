@@ -124,6 +124,7 @@ struct pc_path *notrace pc_path_claim(const struct pc_crash_type *type,
 		path->missed = missed;
 		path->point_id = point_id;
 		path->ret_addr = 0;
+		path->ran = false;
 		path->seq = atomic_long_inc_return(&pc_path_seq);
 		strscpy(path->where, where, sizeof(path->where));
 		irq_work_queue(&pc_reclaim_irq_work);
@@ -164,14 +165,31 @@ struct pc_path *pc_path_find_frame(unsigned long sp)
  * Exactly once per slot: whoever moves ->task from @task to NULL.  ->frame
  * is cleared first: a free slot never matches a landing's lookup, and the
  * next owner finds it 0 (a %return diversion sets it after claiming).
+ *
+ * @ended: the task is ending (an oops, an exit, or found dead).  A crash
+ * it never started then never will: a %return diversion whose function
+ * never came back through the landing (the task died inside it, of an
+ * exit or of another crash; or a BPF fexit or livepatch trampoline on it
+ * returned past our shim).  That hit fired on paper only: it counts as
+ * missed, with a line.  ->ran and ->where are the task's own, and it is
+ * gone, dying or in do_exit() here.
  */
-static void pc_path_release(struct pc_path *path, struct task_struct *task)
+static void pc_path_release(struct pc_path *path, struct task_struct *task,
+			    bool ended)
 {
+	bool unlanded;
+
 	if (READ_ONCE(path->task) != task)
 		return;
+	unlanded = ended && READ_ONCE(path->frame) && !READ_ONCE(path->ran);
 	WRITE_ONCE(path->frame, 0);
 	if (cmpxchg(&path->task, task, NULL) != task)
 		return;
+	if (unlanded) {
+		pr_warn_ratelimited("crashpoints: %s: %s missed: its task ended before the function returned through its landing (or another trampoline on it returned past ours)\n",
+				    path->where, path->type->name);
+		path->missed(path->point_id);
+	}
 	put_task_struct(task);
 	module_put(THIS_MODULE);
 }
@@ -183,8 +201,10 @@ static void pc_path_release(struct pc_path *path, struct task_struct *task)
  */
 static int pc_path_attempt(struct pc_path *path)
 {
-	int ret = pc_crash_run(path->type, path->where);
-	int waited;
+	int ret, waited;
+
+	WRITE_ONCE(path->ran, true);
+	ret = pc_crash_run(path->type, path->where);
 
 	/*
 	 * A deferred crash comes from the scheduler or an interrupt, which
@@ -220,7 +240,7 @@ void pc_path_run_or_resume(struct pc_path *path)
 
 void pc_path_give_back(struct pc_path *path)
 {
-	pc_path_release(path, current);
+	pc_path_release(path, current, false);
 }
 
 void __noreturn pc_path_run(struct pc_path *path)
@@ -247,7 +267,7 @@ static int pc_path_died(struct notifier_block *nb, unsigned long val,
 		return NOTIFY_DONE;
 	for (i = 0; i < PC_PATH_SLOTS; i++)
 		if (READ_ONCE(pc_paths[i].task) == current)
-			pc_path_release(&pc_paths[i], current);
+			pc_path_release(&pc_paths[i], current, true);
 	return NOTIFY_DONE;
 }
 
@@ -271,7 +291,7 @@ static void pc_path_task_exit(void *unused, struct task_struct *task)
 
 	for (i = 0; i < PC_PATH_SLOTS; i++)
 		if (READ_ONCE(pc_paths[i].task) == task)
-			pc_path_release(&pc_paths[i], task);
+			pc_path_release(&pc_paths[i], task, true);
 }
 
 /* sched_process_exit: not exported, so found by name. */
@@ -343,7 +363,7 @@ void pc_path_reclaim(void)
 		       pc_task_off_cpu(task);
 		rcu_read_unlock();
 		if (dead)
-			pc_path_release(&pc_paths[i], task);
+			pc_path_release(&pc_paths[i], task, true);
 	}
 	mutex_unlock(&pc_reclaim_lock);
 }

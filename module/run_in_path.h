@@ -35,6 +35,7 @@ struct pc_path {
 	unsigned long shift_resume;	/* where the function's body starts */
 	unsigned long shift_bytes;	/* its stack arguments, copied down */
 	unsigned long seq;		/* claim order: the newest wins a tie */
+	bool ran;			/* its crash was started */
 	char where[PC_PLACE_MAX];
 };
 
