@@ -26,6 +26,16 @@ kdump_arm64_cases="panic oops_interrupt_context exhaust_stack point_null_derefer
 kdump_x86_slice_cases="panic oops_nmi_context oops_interrupt_context
 	point_null_dereference point_oops_interrupt_context double_fault exhaust_stack
 	hardlockup_nmi_watchdog cpu1_while_cpu0_irqs_off"
+# On the first x86-64 kernel, beside those: the other ways in (BUG(), a
+# panic from a hard interrupt, with interrupts off and while other CPUs
+# spin with them off, each lockup and stall detector's panic, a guard
+# page, a list check, a plain oops and one in a soft interrupt) and the
+# point kinds.  Every fatal type runs there with pstore in CI, and with
+# kdump in make check-long (PC_KDUMP_SCOPE=full).
+kdump_first_x86_cases="$kdump_x86_slice_cases bugon point_bugon point_panic
+	null_dereference oops_softirq_context panic_in_hardirq panic_irqs_off
+	panic_stop_irqoff spinlockup hardlockup hung_task rcu_stall smp_call_lockup
+	stack_guard_page_leading corrupt_list_add"
 # gen_kdump_cases DIR REL NAME FATE SMP BOOT EXPECT: kdump_NAME.sh (direct)
 # and, for the point spread, kdump_point_NAME.sh.  oops=panic: an oops
 # must end in the capture kernel, as on a production kdump machine.
