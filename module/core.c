@@ -4,8 +4,8 @@
  *
  * This file holds only the plumbing: the debugfs directory, one trigger
  * file per crash type, the `types` listing, and module load and unload.
- * The crash points live in control.c and points.c, the crash routines in
- * crashes/.
+ * The crash points live in control.c, points.c and point_stage.c, the
+ * crash routines in crashes/.
  */
 #include <linux/capability.h>
 #include <linux/debugfs.h>

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * A crash point, shared by points.c (the registry), control.c (the
- * control file), probe_kprobe.c (kprobe handlers) and
+ * A crash point, shared by points.c and point_stage.c (the registry),
+ * control.c (the control file), probe_kprobe.c (kprobe handlers) and
  * probe_ftrace.c (function-entry points through one ftrace_ops).
  */
 #ifndef PROVOKE_CRASH_CRASHPOINT_H
@@ -26,9 +26,9 @@
 
 /*
  * Where a point is in its life.  control.c's writes change it, through
- * points.c, under pc_points_lock and with WRITE_ONCE(); the handlers
- * read it without a lock (pc_point_counts()).  A write stages its lines,
- * then commits them all or none:
+ * points.c and point_stage.c, under pc_points_lock and with
+ * WRITE_ONCE(); the handlers read it without a lock (pc_point_counts()).
+ * A write stages its lines, then commits them all or none:
  *
  *   STAGED   -> DROPPED   a later line of its write disarms it
  *   STAGED   -> LIVE      pc_points_enable() enabled its probe (back to

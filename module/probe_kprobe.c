@@ -13,7 +13,7 @@
  * interrupt flag is in the trapped registers); a probe on an ftrace call
  * site runs in an ftrace callback, whose levels of preemption vary, so
  * it sees the path's interrupts but not its preemption, and types that
- * need a preemptible path are refused there when armed (points.c).
+ * need a preemptible path are refused there when armed (point_stage.c).
  */
 #include <linux/kprobes.h>
 

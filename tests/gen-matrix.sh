@@ -61,7 +61,7 @@ matrix_paths() {
 }
 
 # matrix_predict PATH KIND CONTEXT FATE: sets $matrix_outcome to
-# "refused", "missed NEEDED HERE" or "fired", as points.c and the
+# "refused", "missed NEEDED HERE" or "fired", as point_stage.c and the
 # handlers decide.  No subshell: it runs for every cell.
 matrix_predict() {
 	local path=$1 kind=$2 ctx=$3 fate=$4 redirect=0 here handler
