@@ -11,8 +11,6 @@
  * pc_arch_return_frame() / pc_arch_swap_return(): at a function's first
  * instruction, the stack pointer the function will return with (which
  * names its frame) and the swap of its return address for @landing.
- * pc_arch_landing_caller(): in a C landing (not x86's), make its own
- * frame show @ret as its caller.
  * pc_arch_ftrace_site(): the ftrace call site of the function whose entry
  * a registered kprobe is at, or 0 if it has none.
  * pc_arch_shift_return(): instead of the swap, run the function lower on
@@ -164,10 +162,6 @@ static inline unsigned long pc_arch_swap_return(struct pt_regs *regs,
 	return ret;
 }
 
-/* In the landing: its frame record names the place it returned to. */
-#define pc_arch_landing_caller(ret) \
-	(((unsigned long *)__builtin_frame_address(0))[1] = (ret))
-
 /*
  * arm64 kprobes never use ftrace: find the function's ftrace call site
  * by its shape.  ftrace made the first of the two patchable NOPs (after a
@@ -237,10 +231,6 @@ static inline unsigned long pc_arch_swap_return(struct pt_regs *regs,
 static inline unsigned long pc_arch_ftrace_site(struct kprobe *kp)
 {
 	return 0;
-}
-
-static inline void pc_arch_landing_caller(unsigned long ret)
-{
 }
 
 /* Only x86-64 shifts a diverted function (return_shift.h). */

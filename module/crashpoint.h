@@ -230,12 +230,18 @@ static __always_inline bool pc_probe_sees_preemption(struct kprobe *kp)
 /*
  * probe_return.c.  pc_return_divert(): make the function whose entry
  * @regs is at return into the point's crash; false if it cannot.
- * pc_return_no_slot(): a landing found no slot (a BUG).
  *
  * return_landing_x86.c or return_landing.c, as Kbuild picks: where the
- * function returns, pc_return_landing (x86-64: assembly that hands over
- * to pc_return_landed()).
+ * function returns, pc_return_landing (assembly that hands over to
+ * pc_return_landed() on x86-64, pc_return_landed_c() on arm64).  If the
+ * crash does not happen, the landing returns to the function's caller
+ * with the function's return value: struct pc_return_value on x86-64
+ * (%rax, %rdx), the address to go on at on arm64 (its stub keeps x0, x1).
  */
+struct pc_return_value {
+	unsigned long ax, dx;
+};
+
 enum pc_divert {
 	PC_DIVERT_NONE,		/* no slot: the hit is missed */
 	PC_DIVERT_SWAPPED,	/* its return address is the landing */
@@ -243,10 +249,21 @@ enum pc_divert {
 };
 
 enum pc_divert pc_return_divert(struct pc_point *point, struct pt_regs *regs);
-void __noreturn pc_return_no_slot(void);
+
+/*
+ * A landing found no slot: no return address to go back to.  Inline, so
+ * that objtool sees in each landing's own file that it does not return.
+ */
+#define pc_return_no_slot()						\
+	do {								\
+		pr_emerg("crashpoints: a %%return landing with no crash noted for %s[%d]: BUG\n", \
+			 current->comm, task_pid_nr(current));		\
+		BUG();	/* BUG on purpose: nowhere to return to */	\
+	} while (0)
 void pc_return_landing(void);
-void pc_return_landed_c(void);
-void __noreturn pc_return_landed(unsigned long *ret_slot);
+unsigned long pc_return_landed_c(unsigned long *record);
+struct pc_return_value pc_return_landed(unsigned long *ret_slot,
+					unsigned long ax, unsigned long dx);
 
 /*
  * probe_ftrace.c.  pc_entry_can_be_fast(): whether a registered (disabled)

@@ -31,18 +31,10 @@
 #include "crashpoint.h"
 #include "return_shift.h"
 
-void __noreturn pc_return_no_slot(void)
-{
-	pr_emerg("crashpoints: a %%return landing with no crash noted for %s[%d]: BUG\n",
-		 current->comm, task_pid_nr(current));
-	BUG();	/* BUG on purpose: no return address to go back to */
-}
-
 /*
  * From x86-64's pc_return_shift, before the function's body runs: the
  * slot whose frame is the function's return slot (its newest, the one
- * just noted).  Here, beside pc_return_no_slot(), objtool sees that
- * does not return.
+ * just noted).
  */
 __visible unsigned long *pc_return_shift_slot(unsigned long ret_slot)
 {

@@ -1,37 +1,44 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The %return landing in C (probe_return.c diverts the return here), for
- * every architecture but x86-64 (return_landing_x86.c): arch.h's
- * pc_arch_landing_caller() makes the landing's frame show the place the
- * function returned to.
+ * The %return landing for every architecture but x86-64
+ * (return_landing_x86.c), where probe_return.c diverts the return: a
+ * stub that keeps what the function returned and makes a frame record
+ * that names the place it returned to, and the C it calls.
  */
 #include <linux/kprobes.h>
 
-#include "arch.h"
 #include "crashpoint.h"
 
 /*
- * Where the diverted function returns: in its task, as if the caller had
- * called the crash at the place the function returned to.  The caller
- * cannot go on: its return value never came.
+ * Where the diverted function returns, called from the landing's stub
+ * with its frame record, whose return address is ours to fill in: in its
+ * task, as if the caller had called the crash at the place the function
+ * returned to.  If the crash does not happen: where the caller goes on.
  */
-noinline void pc_return_landed_c(void)
+noinline unsigned long pc_return_landed_c(unsigned long *record)
 {
-	struct pc_path *path = pc_path_find_frame(current_stack_pointer);
+	/* The stub's frame record sits just below the function's frame. */
+	struct pc_path *path = pc_path_find_frame((unsigned long)(record + 4));
+	unsigned long ret;
 
 	if (!path)
 		pc_return_no_slot();
-	pc_arch_landing_caller(path->ret_addr);
-	pc_path_try(path);
-	BUG();	/* BUG on purpose: the caller cannot resume */
+	ret = path->ret_addr;
+	record[1] = ret;
+	pc_path_land(path);
+	return ret;
 }
 
 #ifdef CONFIG_ARM64
 /*
  * The landing proper sits one instruction into its symbol: unwinders and
  * %pB look up the byte before a return address, which must be the
- * landing's own, not the end of the function before it.  A branch keeps
- * the link register, the landing, for pc_arch_landing_caller() to fix.
+ * landing's own, not the end of the function before it.  Reached by the
+ * function's ret (no BTI pad needed).  It saves x0 and x1 (a return value
+ * of up to 16 bytes), chains a frame record {the caller's fp, the place
+ * the function returned to} under the function's frame, calls the C, and
+ * if the crash did not happen goes on at the address it returns, with x0,
+ * x1 and x29 as the function left them.
  */
 asm(".pushsection .text, \"ax\"\n"
 	".balign 4\n"
@@ -41,13 +48,23 @@ asm(".pushsection .text, \"ax\"\n"
 	"	nop\n"
 	".globl pc_return_landing\n"
 	"pc_return_landing:\n"
-	"	b	pc_return_landed_c\n"
+	"	sub	sp, sp, #32\n"
+	"	stp	x29, xzr, [sp]\n"
+	"	stp	x0, x1, [sp, #16]\n"
+	"	mov	x29, sp\n"
+	"	mov	x0, sp\n"
+	"	bl	pc_return_landed_c\n"
+	"	mov	x30, x0\n"
+	"	ldp	x0, x1, [sp, #16]\n"
+	"	ldr	x29, [sp]\n"
+	"	add	sp, sp, #32\n"
+	"	ret\n"
 	".size pc_return_landing_pad, .-pc_return_landing_pad\n"
 	".popsection\n");
 #else
 /* Never entered: no %return diversion here (PC_CAN_REDIRECT). */
 void pc_return_landing(void)
 {
-	pc_return_landed_c();
+	pc_return_landed_c(NULL);
 }
 #endif

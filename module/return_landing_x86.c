@@ -16,10 +16,16 @@
 #include "return_shift.h"
 
 /*
- * Both landings' C: find the slot by the function's real return slot, put
- * the return address back there if it was swapped, and run the crash.
+ * Both landings' C, entered by a jump with the function's real return
+ * slot on top (a call from its caller, to the unwinder) and what the
+ * function returned in @ax and @dx: find the slot by that return slot,
+ * put the return address back there if it was swapped, and run the
+ * crash.  If it does not happen, return: to the caller, with the
+ * function's return value.
  */
-static void __noreturn pc_return_crash(unsigned long *ret_slot, bool swapped)
+static struct pc_return_value pc_return_crash(unsigned long *ret_slot,
+					      bool swapped, unsigned long ax,
+					      unsigned long dx)
 {
 	struct pc_path *path = pc_path_find_frame((unsigned long)ret_slot);
 
@@ -27,8 +33,8 @@ static void __noreturn pc_return_crash(unsigned long *ret_slot, bool swapped)
 		pc_return_no_slot();
 	if (swapped)
 		*ret_slot = path->ret_addr;
-	pc_path_try(path);
-	BUG();	/* BUG on purpose: the caller cannot resume */
+	pc_path_land(path);
+	return (struct pc_return_value){ .ax = ax, .dx = dx };
 }
 
 /*
@@ -37,9 +43,11 @@ static void __noreturn pc_return_crash(unsigned long *ret_slot, bool swapped)
  * jumps here: to the unwinder this is a call from the caller, at the
  * place the function returned to, once that slot holds it again.
  */
-__visible void __noreturn pc_return_landed(unsigned long *ret_slot)
+__visible struct pc_return_value pc_return_landed(unsigned long *ret_slot,
+						  unsigned long ax,
+						  unsigned long dx)
 {
-	pc_return_crash(ret_slot, true);
+	return pc_return_crash(ret_slot, true, ax, dx);
 }
 
 /*
@@ -47,9 +55,11 @@ __visible void __noreturn pc_return_landed(unsigned long *ret_slot)
  * put its real return slot, never touched, back on top: only the crash
  * is left to run.
  */
-__visible void __noreturn pc_return_landed_shifted(unsigned long *ret_slot)
+__visible struct pc_return_value
+pc_return_landed_shifted(unsigned long *ret_slot, unsigned long ax,
+			 unsigned long dx)
 {
-	pc_return_crash(ret_slot, false);
+	return pc_return_crash(ret_slot, false, ax, dx);
 }
 
 /* Entered by the diverted function's ret, never called. */
@@ -61,6 +71,7 @@ asm(".pushsection .text, \"ax\"\n"
 	"	subq $8, %rsp\n"
 	UNWIND_HINT_FUNC "\n"
 	"	movq %rsp, %rdi\n"
+	"	movq %rax, %rsi\n"
 	"	jmp pc_return_landed\n"
 	".size pc_return_landing, .-pc_return_landing\n"
 	".popsection\n");

@@ -22,7 +22,10 @@
 void pc_return_shift(void);
 unsigned long *pc_return_shift_slot(unsigned long ret_slot);
 void pc_return_shifted_landing(void);
-void __noreturn pc_return_landed_shifted(unsigned long *ret_slot);
+struct pc_return_value;
+struct pc_return_value pc_return_landed_shifted(unsigned long *ret_slot,
+						unsigned long ax,
+						unsigned long dx);
 #endif
 
 #endif /* PROVOKE_CRASH_RETURN_SHIFT_H */

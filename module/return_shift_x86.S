@@ -85,8 +85,12 @@ SYM_CODE_START(pc_return_shifted)
 	nop	/* never run: only looked up */
 SYM_INNER_LABEL(pc_return_shifted_landing, SYM_L_GLOBAL)
 	ANNOTATE_NOENDBR
-	/* The real return slot on top: a call from the caller, to C. */
+	/*
+	 * The real return slot on top: a call from the caller, to C, with
+	 * what the function returned (%rdx stays the third argument).
+	 */
 	addq	$PC_SHIFT - 8, %rsp
 	movq	%rsp, %rdi
+	movq	%rax, %rsi
 	jmp	pc_return_landed_shifted
 SYM_CODE_END(pc_return_shifted)

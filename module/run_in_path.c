@@ -221,7 +221,7 @@ static int pc_path_attempt(struct pc_path *path)
 	return ret;
 }
 
-void pc_path_try(struct pc_path *path)
+static void pc_path_try(struct pc_path *path)
 {
 	int ret = pc_path_attempt(path);
 
@@ -241,6 +241,22 @@ void pc_path_run_or_resume(struct pc_path *path)
 void pc_path_give_back(struct pc_path *path)
 {
 	pc_path_release(path, current, false);
+}
+
+/*
+ * Set once a landing gave its slot back and went on in our text: its
+ * module reference is gone while it still runs a few instructions here.
+ * pc_path_exit() then waits for every task to pass a voluntary switch
+ * (RCU tasks: a task preempted in our text has not), the way ftrace
+ * waits before an ops' trampoline goes.
+ */
+static bool pc_path_resumed;
+
+void pc_path_land(struct pc_path *path)
+{
+	pc_path_run_or_resume(path);
+	WRITE_ONCE(pc_path_resumed, true);
+	pc_path_give_back(path);
 }
 
 void __noreturn pc_path_run(struct pc_path *path)
@@ -421,4 +437,6 @@ void pc_path_exit(void)
 	cancel_delayed_work_sync(&pc_reclaim_work);
 	unregister_die_notifier(&pc_path_die_nb);
 	pc_exit_hook_remove();
+	if (READ_ONCE(pc_path_resumed))
+		synchronize_rcu_tasks();
 }

@@ -68,12 +68,10 @@ struct pc_path *pc_path_claim(const struct pc_crash_type *type,
 struct pc_path *pc_path_find_frame(unsigned long sp);
 
 /*
- * Run the slot's crash; the path it replaced cannot go on.
- * pc_path_try() returns if the crash does not happen, having said so and
- * counted the hit missed: its caller must not return either.
+ * Run the slot's crash; the path it replaced cannot go on: if the crash
+ * does not happen, say so, count the hit missed, and BUG().
  */
 void __noreturn pc_path_run(struct pc_path *path);
-void pc_path_try(struct pc_path *path);
 
 /*
  * Run the slot's crash in a path that can go on (an ftrace callback's
@@ -86,6 +84,13 @@ void pc_path_try(struct pc_path *path);
  */
 void pc_path_run_or_resume(struct pc_path *path);
 void pc_path_give_back(struct pc_path *path);
+
+/*
+ * A %return landing: run the slot's crash where the function returned;
+ * if it does not happen, say so, count the hit missed and give the slot
+ * back, so that the caller goes on with what the function returned.
+ */
+void pc_path_land(struct pc_path *path);
 
 /* Entered instead of the probed instruction, with the slot as argument. */
 void __noreturn pc_redirected(struct pc_path *path);

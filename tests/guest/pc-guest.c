@@ -194,6 +194,19 @@ static int do_hit(const char *name, long times)
 	return 0;
 }
 
+/* One call; what it returned, for a case that checks a resumed return. */
+static int do_ret(const char *name)
+{
+	long nr = syscall_nr(name), ret;
+
+	if (nr < 0)
+		return 2;
+	fflush(stdout);
+	ret = syscall(nr, 0);
+	printf("ret: %s = %ld\n", name, ret);
+	return 0;
+}
+
 static double now_ns(void)
 {
 	struct timespec ts;
@@ -445,6 +458,8 @@ int main(int argc, char **argv)
 		return do_cycle(argv[2], atol(argv[3]), argv[4], argv[5]);
 	if (argc == 4 && !strcmp(argv[1], "hit"))
 		return do_hit(argv[2], atol(argv[3]));
+	if (argc == 3 && !strcmp(argv[1], "ret"))
+		return do_ret(argv[2]);
 	if (argc == 4 && !strcmp(argv[1], "time"))
 		return do_time(argv[2], atol(argv[3]));
 	if (argc == 4 && !strcmp(argv[1], "timewrite"))
@@ -465,7 +480,7 @@ int main(int argc, char **argv)
 		return do_clock();
 	if (argc == 3 && !strcmp(argv[1], "copy"))
 		return do_copy(argv[2]);
-	fprintf(stderr, "usage: pc-guest write FILE TEXT | hit SYSCALL N |\n"
+	fprintf(stderr, "usage: pc-guest write FILE TEXT | hit SYSCALL N | ret SYSCALL |\n"
 		"       pc-guest cycle FILE N ARM DISARM | time SYSCALL N |\n"
 		"       pc-guest timewrite FILE TEXT | timelines FILE TEXT |\n"
 		"       pc-guest refuse FILE N TEXT | read FILE | clock | copy FILE |\n"
