@@ -26,6 +26,7 @@
  * interrupt re-entering the function) each find their own.
  */
 #include <linux/kprobes.h>
+#include <linux/sched.h>
 
 #include "arch.h"
 #include "crashpoint.h"
@@ -77,6 +78,9 @@ enum pc_divert pc_return_divert(struct pc_point *point, struct pt_regs *regs)
 
 	if (!path)
 		return PC_DIVERT_NONE;
+	/* See pc_path_land(): whether its caller may go on. */
+	path->resumable = pc_arch_ftrace_site(&point->rp.kp) &&
+			  !is_idle_task(current);
 	frame = pc_arch_return_frame(regs);
 	BUILD_BUG_ON(offsetof(struct pc_path, shift_bytes) !=
 		     offsetof(struct pc_path, shift_resume) + sizeof(long));

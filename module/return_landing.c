@@ -15,19 +15,26 @@
  * task, as if the caller had called the crash at the place the function
  * returned to.  If the crash does not happen: where the caller goes on.
  */
-noinline unsigned long pc_return_landed_c(unsigned long *record)
+noinline notrace unsigned long pc_return_landed_c(unsigned long *record)
 {
 	/* The stub's frame record sits just below the function's frame. */
-	struct pc_path *path = pc_path_find_frame((unsigned long)(record + 4));
+	unsigned long frame = (unsigned long)(record + 4);
+	struct pc_path *path = pc_path_find_frame(frame);
 	unsigned long ret;
 
-	if (!path)
+	if (!path || !path->ret_addr)
 		pc_return_no_slot();
 	ret = path->ret_addr;
 	record[1] = ret;
-	pc_path_land(path);
+	/* Each diversion of this frame (a tail call's), the newest first. */
+	do {
+		pc_path_land(path);
+		path = pc_path_find_frame(frame);
+	} while (path && path->frame == frame);
 	return ret;
 }
+
+NOKPROBE_SYMBOL(pc_return_landed_c);
 
 #ifdef CONFIG_ARM64
 /*
@@ -36,9 +43,9 @@ noinline unsigned long pc_return_landed_c(unsigned long *record)
  * landing's own, not the end of the function before it.  Reached by the
  * function's ret (no BTI pad needed).  It saves x0 and x1 (a return value
  * of up to 16 bytes), chains a frame record {the caller's fp, the place
- * the function returned to} under the function's frame, calls the C, and
- * if the crash did not happen goes on at the address it returns, with x0,
- * x1 and x29 as the function left them.
+ * the function returned to, which the C fills in} under the function's
+ * frame, calls the C, and if the crash did not happen goes on at the
+ * address it returns, with x0, x1 and x29 as the function left them.
  */
 asm(".pushsection .text, \"ax\"\n"
 	".balign 4\n"
@@ -49,7 +56,8 @@ asm(".pushsection .text, \"ax\"\n"
 	".globl pc_return_landing\n"
 	"pc_return_landing:\n"
 	"	sub	sp, sp, #32\n"
-	"	stp	x29, xzr, [sp]\n"
+	"	adr	x16, pc_return_landing\n"
+	"	stp	x29, x16, [sp]\n"
 	"	stp	x0, x1, [sp, #16]\n"
 	"	mov	x29, sp\n"
 	"	mov	x0, sp\n"

@@ -20,20 +20,31 @@
  * slot on top (a call from its caller, to the unwinder) and what the
  * function returned in @ax and @dx: find the slot by that return slot,
  * put the return address back there if it was swapped, and run the
- * crash.  If it does not happen, return: to the caller, with the
- * function's return value.
+ * crash.  If it returns, so may the caller: to it, with the function's
+ * return value, once every diversion of this frame had its turn (a
+ * diverted function that tail-called another diverted one shares its
+ * frame: the newest runs first).  notrace and not probed: a tracer
+ * that takes our return address would return past the real one we put
+ * back.
  */
-static struct pc_return_value pc_return_crash(unsigned long *ret_slot,
-					      bool swapped, unsigned long ax,
-					      unsigned long dx)
+static __always_inline struct pc_return_value
+pc_return_crash(unsigned long *ret_slot, bool swapped, unsigned long ax,
+		unsigned long dx)
 {
-	struct pc_path *path = pc_path_find_frame((unsigned long)ret_slot);
+	unsigned long frame = (unsigned long)ret_slot;
+	struct pc_path *path = pc_path_find_frame(frame);
 
 	if (!path)
 		pc_return_no_slot();
-	if (swapped)
+	if (swapped) {
+		if (!path->ret_addr)
+			pc_return_no_slot();
 		*ret_slot = path->ret_addr;
-	pc_path_land(path);
+	}
+	do {
+		pc_path_land(path);
+		path = pc_path_find_frame(frame);
+	} while (path && path->frame == frame);
 	return (struct pc_return_value){ .ax = ax, .dx = dx };
 }
 
@@ -43,24 +54,27 @@ static struct pc_return_value pc_return_crash(unsigned long *ret_slot,
  * jumps here: to the unwinder this is a call from the caller, at the
  * place the function returned to, once that slot holds it again.
  */
-__visible struct pc_return_value pc_return_landed(unsigned long *ret_slot,
-						  unsigned long ax,
-						  unsigned long dx)
+__visible notrace struct pc_return_value
+pc_return_landed(unsigned long *ret_slot, unsigned long ax, unsigned long dx)
 {
 	return pc_return_crash(ret_slot, true, ax, dx);
 }
+
+NOKPROBE_SYMBOL(pc_return_landed);
 
 /*
  * The shifted function returned into pc_return_shifted_landing, which
  * put its real return slot, never touched, back on top: only the crash
  * is left to run.
  */
-__visible struct pc_return_value
+__visible notrace struct pc_return_value
 pc_return_landed_shifted(unsigned long *ret_slot, unsigned long ax,
 			 unsigned long dx)
 {
 	return pc_return_crash(ret_slot, false, ax, dx);
 }
+
+NOKPROBE_SYMBOL(pc_return_landed_shifted);
 
 /* Entered by the diverted function's ret, never called. */
 asm(".pushsection .text, \"ax\"\n"

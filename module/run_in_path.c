@@ -125,6 +125,7 @@ struct pc_path *notrace pc_path_claim(const struct pc_crash_type *type,
 		path->point_id = point_id;
 		path->ret_addr = 0;
 		path->ran = false;
+		path->resumable = false;
 		path->seq = atomic_long_inc_return(&pc_path_seq);
 		strscpy(path->where, where, sizeof(path->where));
 		irq_work_queue(&pc_reclaim_irq_work);
@@ -221,10 +222,8 @@ static int pc_path_attempt(struct pc_path *path)
 	return ret;
 }
 
-static void pc_path_try(struct pc_path *path)
+static void pc_path_cannot_resume(struct pc_path *path, int ret)
 {
-	int ret = pc_path_attempt(path);
-
 	pr_emerg("crashpoints: %s: %s %s, and the path it replaced cannot resume: BUG\n",
 		 path->where, path->type->name,
 		 ret == -EINPROGRESS ? "never came" : "returned");
@@ -254,14 +253,25 @@ static bool pc_path_resumed;
 
 void pc_path_land(struct pc_path *path)
 {
-	pc_path_run_or_resume(path);
+	int ret;
+
+	if (!path->resumable)
+		pc_path_run(path);
+	ret = pc_path_attempt(path);
+	if (ret == -EINPROGRESS) {
+		pc_path_cannot_resume(path, ret);
+		BUG();	/* BUG on purpose: a deferred crash may still come */
+	}
+	pr_warn("crashpoints: %s: %s returned: the path goes on\n",
+		path->where, path->type->name);
+	/* Nothing from here to the landing's return may sleep. */
 	WRITE_ONCE(pc_path_resumed, true);
 	pc_path_give_back(path);
 }
 
 void __noreturn pc_path_run(struct pc_path *path)
 {
-	pc_path_try(path);
+	pc_path_cannot_resume(path, pc_path_attempt(path));
 	BUG();	/* BUG on purpose: the path cannot resume */
 }
 

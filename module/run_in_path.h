@@ -36,6 +36,7 @@ struct pc_path {
 	unsigned long shift_bytes;	/* its stack arguments, copied down */
 	unsigned long seq;		/* claim order: the newest wins a tie */
 	bool ran;			/* its crash was started */
+	bool resumable;			/* %return: its caller may go on */
 	char where[PC_PLACE_MAX];
 };
 
@@ -87,8 +88,13 @@ void pc_path_give_back(struct pc_path *path);
 
 /*
  * A %return landing: run the slot's crash where the function returned;
- * if it does not happen, say so, count the hit missed and give the slot
- * back, so that the caller goes on with what the function returned.
+ * if it returns, say so, count the hit missed and give the slot back, so
+ * that the caller goes on with what the function returned.  Only when
+ * ->resumable (a C function, with an ftrace site: the landing keeps only
+ * the return registers, and an assembly helper's caller may expect more;
+ * not in the idle task, which RCU tasks does not wait for), and not if
+ * the crash is deferred and never came (what it set up is still there):
+ * else the path cannot resume, as pc_path_run().
  */
 void pc_path_land(struct pc_path *path);
 
