@@ -86,10 +86,16 @@ struct pc_point {
 	 * done (a hit that does not fire costs one atomic, not two).
 	 */
 	atomic_long_t hits;	/* every time the probe was hit while armed */
-	atomic_long_t eligible;	/* hits that passed pid, comm and cpu */
+	/*
+	 * Hits that passed pid, comm and cpu and went on to after= and
+	 * every=.  A fast point's hit that its callback must refuse (ftrace
+	 * recursion, or RCU not watching) passed them but goes straight to
+	 * missed: it counts in hits and missed only (probe_ftrace.c).
+	 */
+	atomic_long_t eligible;
 	atomic_long_t claimed;	/* firings granted against times= */
 	atomic_long_t fired;	/* ran, and completed or never came back */
-	atomic_long_t missed;	/* would have fired, but could not run there */
+	atomic_long_t missed;	/* could not run there, or refused: above */
 	unsigned long miss_told;	/* bit 0: the first such miss was logged */
 	char where[PC_PLACE_MAX];	/* SYMBOL[+OFFSET|%return] as listed */
 	char options[PC_OPTIONS_MAX];	/* as listed: the non-default ones */
@@ -108,9 +114,39 @@ static __always_inline bool pc_point_counts(const struct pc_point *point)
 /* probability=: a per-CPU generator, safe in any context. */
 DECLARE_PER_CPU(struct rnd_state, pc_rnd);
 
+/* comm= without a call: strncmp() may itself be a traced function. */
+static __always_inline bool pc_comm_is(const char *comm, const char *want)
+{
+	int i;
+
+	for (i = 0; i < PC_COMM_MAX && want[i]; i++)
+		if (comm[i] != want[i])
+			return false;
+	return i == PC_COMM_MAX || !comm[i];
+}
+
 /*
- * Whether this hit passes the conditions, in the documented order: pid,
- * comm, cpu, then after and every on the count of eligible hits, then
+ * Count a hit, and whether it passes pid, comm and cpu: loads and one
+ * atomic, no call, so that a handler may run it before its recursion
+ * guard (probe_ftrace.c).
+ */
+static __always_inline bool pc_hit_passes(struct pc_point *point)
+{
+	const struct pc_conditions *cond = &point->cond;
+
+	atomic_long_inc(&point->hits);
+	if (cond->pid >= 0 && task_pid_nr(current) != cond->pid)
+		return false;
+	if (cond->comm[0] && !pc_comm_is(current->comm, cond->comm))
+		return false;
+	if (cond->cpu >= 0 && raw_smp_processor_id() != cond->cpu)
+		return false;
+	return true;
+}
+
+/*
+ * Whether a hit that passed pid, comm and cpu passes the rest, in the
+ * documented order: after and every on the count of eligible hits, then
  * probability, then times.  Lock-free: atomics only, so any context may
  * run it.  times= is a claim that never goes past the limit, so a hit
  * turned away by it takes nothing; a claimed hit that then misses gives
@@ -121,12 +157,6 @@ static __always_inline bool pc_should_fire(struct pc_point *point)
 	const struct pc_conditions *cond = &point->cond;
 	unsigned long n;
 
-	if (cond->pid >= 0 && task_pid_nr(current) != cond->pid)
-		return false;
-	if (cond->comm[0] && strncmp(current->comm, cond->comm, PC_COMM_MAX))
-		return false;
-	if (cond->cpu >= 0 && raw_smp_processor_id() != cond->cpu)
-		return false;
 	n = atomic_long_inc_return(&point->eligible);
 	if (n < cond->after)
 		return false;
@@ -163,29 +193,40 @@ enum pc_hit {
 };
 
 /*
+ * A hit that passed every condition, in the path's @context: it counts
+ * as fired at once (a fatal crash never comes back to say so); if the
+ * type cannot run in @context, or the crash then cannot run or complete,
+ * it moves to missed.
+ */
+static __always_inline enum pc_hit pc_point_fire(struct pc_point *point,
+						 int context)
+{
+	atomic_long_inc(&point->fired);
+	if (!pc_path_may_run(point->type, context, point->where,
+			     &point->miss_told)) {
+		pc_point_missed(point);
+		return PC_HIT_MISSED;
+	}
+	return point->redirect ? PC_HIT_RUN_IN_PATH : PC_HIT_RUN_HERE;
+}
+
+/*
  * The one decision every kind of point makes for a hit of an armed
  * point, so that they count alike: each hit is exactly one of filtered,
- * fired or missed.  A hit that is to run counts as fired at once (a
- * fatal crash never comes back to say so); if the crash then cannot run
- * or complete, the caller moves it to missed.  @context tells the path's
- * context, asked only for a hit that passed the conditions (the cost of
- * a hit that does not fire stays the conditions' alone).
+ * fired or missed.  @context tells the path's context, asked only for a
+ * hit that passed the conditions (the cost of a hit that does not fire
+ * stays the conditions' alone).  probe_ftrace.c, which must guard itself
+ * after pid, comm and cpu, takes the same three steps apart:
+ * pc_hit_passes(), pc_should_fire(), pc_point_fire().
  */
 static __always_inline enum pc_hit
 pc_point_decide(struct pc_point *point,
 		int (*context)(struct pc_point *, struct pt_regs *),
 		struct pt_regs *regs)
 {
-	atomic_long_inc(&point->hits);
-	if (!pc_should_fire(point))
+	if (!pc_hit_passes(point) || !pc_should_fire(point))
 		return PC_HIT_FILTERED;
-	atomic_long_inc(&point->fired);
-	if (!pc_path_may_run(point->type, context(point, regs), point->where,
-			     &point->miss_told)) {
-		pc_point_missed(point);
-		return PC_HIT_MISSED;
-	}
-	return point->redirect ? PC_HIT_RUN_IN_PATH : PC_HIT_RUN_HERE;
+	return pc_point_fire(point, context(point, regs));
 }
 
 /*
@@ -271,7 +312,8 @@ struct pc_return_value pc_return_landed(unsigned long *ret_slot,
  * so, it sets the point's entry_ip.
  * pc_entry_enable(): make points live, all or none, patching every call
  * site in one text update.  pc_entry_disable(): take live points out and
- * wait until the callback cannot see them (one RCU grace period).
+ * wait until the callback cannot see them (an interrupt on every CPU,
+ * then an RCU grace period).
  * pc_entry_exit(): unregister the ops, once every point is gone.
  */
 bool pc_entry_can_be_fast(struct pc_point *point);

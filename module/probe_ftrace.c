@@ -11,13 +11,28 @@
  * text once, not once per point.
  *
  * The callback runs in the probed task, at the function's first
- * instruction.  ftrace calls it through its assist or list function
- * (FTRACE_OPS_FL_RCU): recursion guarded, RCU watching, and exactly one
- * level of preemption off.  So the callback sees the path's real state,
- * less that one level, and decides at each hit whether the type can run,
- * and complete, there.  A fatal crash runs in the path: the callback
- * gives the level back and never returns, so the oops shows the probed
+ * instruction.  The ops has no flags, so ftrace calls it straight from
+ * the ops' trampoline (x86), or from ftrace_caller with the ops alone at
+ * the site (arm64), and through its list function when the site is
+ * shared: not through the assist function, whose guard, RCU check and
+ * indirect call cost more than the rest of a hit that does not fire.  So
+ * the callback guards itself, in two steps.  With interrupts off it
+ * finds the point, counts the hit and checks pid, comm and cpu, calling
+ * nothing: a hit turned away there costs that alone.  An eligible hit
+ * then needs RCU watching and the recursion lock (else it is missed),
+ * and gives the path its interrupts back.  The callback then sees the
+ * path's real state less the levels of preemption above it
+ * (pc_entry_levels()), and decides whether the type can run, and
+ * complete, there.  A fatal crash runs in the path: the callback gives
+ * those levels back and never returns, so the oops shows the probed
  * function under the ftrace trampoline.
+ *
+ * Counting: each hit adds to hits in the cheap part.  One the conditions
+ * turn away is filtered, which is not kept but read as hits - fired -
+ * missed; one refused for recursion or RCU adds to missed (not eligible:
+ * it never reached after= or every=); one that fires adds to fired, and
+ * moves to missed if its crash cannot run.  So hits = filtered + fired +
+ * missed holds for every hit.
  */
 #include <linux/ftrace.h>
 #include <linux/hashtable.h>
@@ -25,82 +40,180 @@
 #include <linux/lockdep.h>
 #include <linux/rcupdate.h>
 #include <linux/slab.h>
+#include <linux/smp.h>
+#include <linux/trace_recursion.h>
 
 #include "arch.h"
 #include "crashpoint.h"
 
 /*
- * Live fast points by call site.  Written under pc_points_lock only;
- * read by the callback, which runs with preemption off: an RCU read-side
- * section.  A point taken out is freed after synchronize_rcu().
+ * Live fast points by call site.  Written under pc_points_lock only.
+ * The callback reads it with interrupts off, maybe where RCU does not
+ * watch (a traced function on the way into idle), then, for an eligible
+ * hit, with preemption off where RCU watches.  So a point taken out is
+ * freed after an interrupt on every CPU, which waits out the first, and
+ * an RCU grace period, which waits out the second (pc_entry_disable()).
+ * The ops is static and stays registered until unload: ftrace sets its
+ * trampoline before any site calls it, keeps it at the same address, and
+ * frees it only at unregister, once every callback has left (tasks RCU,
+ * which also waits out a callback where RCU does not watch).  A path slot
+ * is run_in_path.c's: pc_path_give_back() ends the callback's use of it.
  */
 static DEFINE_HASHTABLE(pc_entry_points, 7);
 static int pc_entry_live;
 static bool pc_entry_registered;
 
-/* The preemption level ftrace's assist or list function adds. */
-#define PC_FTRACE_LEVELS	1
+static struct ftrace_ops pc_entry_ops;
 
-/* The path's context: the callback's own, less ftrace's level. */
-static int notrace pc_entry_context(struct pc_point *point,
-				    struct pt_regs *regs)
+/*
+ * The levels of preemption the callback holds above the path's own: its
+ * recursion lock's (always one: ftrace_test_recursion_trylock() disables
+ * preemption once, with the transition bit too), and the list function's
+ * when that called it (__ftrace_ops_list_func() holds one, under its
+ * TRACE_LIST_START bit for this context, or under the transition bit
+ * when that context bit is set already).  @caller is where the callback
+ * returns to.  What this relies on:
+ * - From the ops' own trampoline (x86: the site has no other ops) there
+ *   is no list function.
+ * - Any other caller is ftrace_caller or the list function.
+ *   ftrace_caller calls the callback directly when the ops is the only
+ *   one registered (arm64 6.1, ftrace_trace_function), or, on arm64 with
+ *   DYNAMIC_FTRACE_WITH_CALL_OPS (6.4 on), when the ops is alone at the
+ *   site: its literal ops is this one, since without flags
+ *   ftrace_ops_get_func() is the callback itself.  Shared sites get
+ *   ftrace_list_ops, whose func is the list function.  Neither direct
+ *   call sets a list bit, so the list bit for this context tells.
+ * - It tells wrong only for a direct call nested in another ftrace
+ *   callback that a list function called in the same context: a point
+ *   on a function that such a callback calls.  Then one level too many
+ *   comes off, and if that callback held none of its own, a path with
+ *   preemption off reads as preemptible.  Most callbacks take this same
+ *   recursion lock, which holds a level.
+ */
+static unsigned int notrace pc_entry_levels(unsigned long caller)
 {
-	return pc_context_now(PC_FTRACE_LEVELS);
+	unsigned int list = BIT(TRACE_LIST_START + trace_get_context_bit());
+
+	if (caller - pc_entry_ops.trampoline < pc_entry_ops.trampoline_size)
+		return 1;
+	return 1 + !!(READ_ONCE(current->trace_recursion) & list);
 }
 
+/* The point of call site @ip whose hits count, or NULL. */
+static __always_inline struct pc_point *pc_entry_find(unsigned long ip)
+{
+	struct pc_point *point;
+
+	hash_for_each_possible_rcu_notrace(pc_entry_points, point, entry_node, ip)
+		/*
+		 * Not committed yet, or in a module that went away (kprobes
+		 * marks the point's kprobe gone before the text can be
+		 * reused): on to the next one.
+		 */
+		if (point->entry_ip == ip && pc_point_counts(point) &&
+		    !(READ_ONCE(point->rp.kp.flags) & KPROBE_FLAG_GONE))
+			return point;
+	return NULL;
+}
+
+/*
+ * An eligible hit, with the recursion lock held and the path's interrupts
+ * back: the rest of the conditions, then the path's context, which is
+ * the callback's less @levels.  The point stays until a grace period
+ * has passed.
+ */
+static void notrace pc_entry_decide(struct pc_point *point,
+				    unsigned int levels)
+{
+	struct pc_path *path;
+	unsigned int i;
+
+	if (!pc_should_fire(point))
+		return;
+	switch (pc_point_fire(point, pc_context_now(levels))) {
+	case PC_HIT_FILTERED:
+	case PC_HIT_MISSED:
+		return;
+	case PC_HIT_RUN_HERE:
+		pc_point_run_here(point);
+		return;
+	case PC_HIT_RUN_IN_PATH:
+		break;
+	}
+	path = pc_path_claim(point->type, point->where, pc_point_missed_late,
+			     point->id);
+	if (!path) {
+		pc_point_missed(point);
+		return;
+	}
+	/*
+	 * A fatal crash never returns to ftrace: give the path back its own
+	 * preemption state (the recursion bits for this context stay set:
+	 * this task, which is to die, traces nothing more).  Nothing here
+	 * reads the point again: it may be freed while the crash runs.  If
+	 * the crash does not happen (the kernel lacks what the type needs),
+	 * the slot counts the hit missed by the point's id, the levels are
+	 * taken again and the traced function runs on.
+	 */
+	for (i = 0; i < levels; i++)
+		preempt_enable_notrace();
+	pc_path_run_or_resume(path);
+	for (i = 0; i < levels; i++)
+		preempt_disable_notrace();
+	pc_path_give_back(path);
+}
+
+/*
+ * An eligible hit, interrupts still off.  With RCU not watching (on the
+ * way into idle) or the recursion lock taken (a point in what a hit
+ * calls) it cannot run here: missed.  RCU first, as 6.12's lock warns
+ * without it when CONFIG_FTRACE_VALIDATE_RCU_IS_WATCHING is set.  Out of
+ * line: a hit turned away never pays for what this needs.
+ */
+static noinline void notrace pc_entry_eligible(struct pc_point *point,
+					       unsigned long ip,
+					       unsigned long parent_ip,
+					       unsigned long flags,
+					       unsigned long caller)
+{
+	int bit = -1;
+
+	if (rcu_is_watching())
+		bit = ftrace_test_recursion_trylock(ip, parent_ip);
+	if (bit < 0) {
+		/* Interrupts off until then: see the table. */
+		atomic_long_inc(&point->missed);
+		raw_local_irq_restore(flags);
+		return;
+	}
+	raw_local_irq_restore(flags);
+	pc_entry_decide(point, pc_entry_levels(caller));
+	ftrace_test_recursion_unlock(bit);
+}
+
+/*
+ * Raw interrupt flags: nothing here tells lockdep or the irq tracepoints,
+ * which may not run where RCU does not watch.
+ */
 static void notrace pc_entry_hit(unsigned long ip, unsigned long parent_ip,
 				 struct ftrace_ops *op,
 				 struct ftrace_regs *fregs)
 {
 	struct pc_point *point;
-	struct pc_path *path;
+	unsigned long flags;
 
-	hash_for_each_possible_rcu_notrace(pc_entry_points, point, entry_node, ip) {
-		/*
-		 * Not this site, not committed yet, or in a module that
-		 * went away (kprobes marks the point's kprobe gone before
-		 * the text can be reused).
-		 */
-		if (point->entry_ip != ip || !pc_point_counts(point) ||
-		    (READ_ONCE(point->rp.kp.flags) & KPROBE_FLAG_GONE))
-			continue;
-		switch (pc_point_decide(point, pc_entry_context, NULL)) {
-		case PC_HIT_FILTERED:
-		case PC_HIT_MISSED:
-			return;
-		case PC_HIT_RUN_HERE:
-			pc_point_run_here(point);
-			return;
-		case PC_HIT_RUN_IN_PATH:
-			break;
-		}
-		path = pc_path_claim(point->type, point->where,
-				     pc_point_missed_late, point->id);
-		if (!path) {
-			pc_point_missed(point);
-			return;
-		}
-		/*
-		 * A fatal crash never returns to ftrace: give the path back
-		 * its own preemption state (ftrace's recursion bit for this
-		 * context stays set: this task, which is to die, traces
-		 * nothing more).  Nothing here reads the point again: it
-		 * may be freed while the crash runs.  If the crash does not
-		 * happen (the kernel lacks what the type needs), the slot
-		 * counts the hit missed by the point's id, ftrace's level
-		 * is taken again and the traced function runs on.
-		 */
-		preempt_enable_notrace();
-		pc_path_run_or_resume(path);
-		preempt_disable_notrace();
-		pc_path_give_back(path);
-		return;
-	}
+	raw_local_irq_save(flags);
+	point = pc_entry_find(ip);
+	if (point && pc_hit_passes(point))
+		pc_entry_eligible(point, ip, parent_ip, flags,
+				  (unsigned long)__builtin_return_address(0));
+	else
+		raw_local_irq_restore(flags);
 }
 
+/* No flags: ftrace calls the callback itself (see the top). */
 static struct ftrace_ops pc_entry_ops = {
 	.func = pc_entry_hit,
-	.flags = FTRACE_OPS_FL_RCU | FTRACE_OPS_FL_RECURSION,
 };
 
 bool pc_entry_can_be_fast(struct pc_point *point)
@@ -226,6 +339,11 @@ int pc_entry_enable(struct pc_point **points, int n)
 	return 0;
 }
 
+/* Run on each CPU by pc_entry_disable(): it has had its interrupts on. */
+static void pc_entry_interrupted(void *unused)
+{
+}
+
 void pc_entry_disable(struct pc_point **points, int n)
 {
 	unsigned long *ips;
@@ -254,7 +372,12 @@ void pc_entry_disable(struct pc_point **points, int n)
 	for (i = 0; i < n; i++)
 		hash_del_rcu(&points[i]->entry_node);
 	pc_entry_live -= n;
-	/* The callback may still be looking at them: see the table. */
+	/*
+	 * The callback may still be looking at them (see the table): first
+	 * with interrupts off, which an interrupt on every CPU waits out,
+	 * then with preemption off, which a grace period does.
+	 */
+	on_each_cpu(pc_entry_interrupted, NULL, 1);
 	synchronize_rcu();
 }
 
