@@ -4,6 +4,8 @@
 # reader: the newest diversion of the frame, ksys_read's, runs its crash;
 # the caller it shows is the syscall's (do_syscall_64), never the landing
 # (ksys_read's return address was the landing read's diversion put there).
+# x86-64 only: arm64's read(2) calls ksys_read, it does not jump to it.
+# needs: CONFIG_X86_64
 # expect: provoke_crash: ksys_read%return: bugon: 
 # expect: kernel BUG at .*bugs\.c
 # expect: \]  do_syscall_64\+
