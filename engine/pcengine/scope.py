@@ -57,6 +57,10 @@ DEBUG_SLICE_TYPES = frozenset('''bugon panic null_dereference
     oops_interrupt_context oops_softirq_context stack_end_corruption
     write_after_free double_free write_buddy_after_free corrupt_stack
     unaligned_load_store report array_bounds stackleak_erasing'''.split())
+# Of those, fired directly too (not only at a point): the ones Debian's
+# kernels cannot run.
+DEBUG_DIRECT_TYPES = frozenset('''write_after_free double_free
+    write_buddy_after_free array_bounds stackleak_erasing'''.split())
 # The clang kernel's: what kCFI, counted_by and the compiler's checks catch.
 CLANG_SLICE_TYPES = frozenset('''bugon null_dereference cfi_forward_proto
     array_bounds fam_bounds ptr_bounds overflow_signed overflow_unsigned
@@ -73,6 +77,10 @@ RT_SLICE_NAMES = frozenset('''lockups_irqs_off return_exit_past_slots
 KDUMP_X86_SLICE = frozenset('''panic oops_nmi_context oops_interrupt_context
     point_null_dereference point_oops_interrupt_context double_fault
     exhaust_stack hardlockup_nmi_watchdog cpu1_while_cpu0_irqs_off'''.split())
+KDUMP_FIRST_X86_SLICE = KDUMP_X86_SLICE | frozenset('''bugon point_bugon
+    point_panic null_dereference oops_softirq_context panic_in_hardirq
+    panic_irqs_off panic_stop_irqoff spinlockup hardlockup hung_task rcu_stall
+    smp_call_lockup stack_guard_page_leading corrupt_list_add'''.split())
 KDUMP_ARM64_SLICE = frozenset('''panic oops_interrupt_context exhaust_stack
     point_null_dereference cpu1_while_cpu0_irqs_off_arm64
     hardlockup_nmi_watchdog'''.split())
@@ -125,7 +133,9 @@ WHY_KFENCE = 'on a KASAN kernel KFENCE seldom serves the case\'s own allocations
 POLICY = {
     ('first-x86', 'hand'): Cell(ALL, *NEVER, ''),
     ('first-x86', 'types'): Cell(ALL, *NEVER, ''),
-    ('first-x86', 'kdump'): Cell(ALL, *NEVER, ''),
+    ('first-x86', 'kdump'): Cell(only(kdump=KDUMP_FIRST_X86_SLICE), *KDUMP_FULL,
+                                 'each case boots two kernels: each way into the'
+                                 ' capture kernel, every fatal type in check-long'),
     ('first-x86', 'matrix'): Cell(ALL, *NEVER, ''),
     ('first-x86', 'lkdtm'): Cell(ALL, *NEVER, ''),
 
@@ -159,7 +169,9 @@ POLICY = {
 
     # Hand-written cases: also see EXCLUDED and the debug-slice header.
     ('debug', 'hand'): Cell(ALL, *DEBUG_FULL, ''),
-    ('debug', 'types'): Cell(only(types=DEBUG_SLICE_TYPES), *DEBUG_FULL,
+    ('debug', 'types'): Cell(only(names={'point_' + t for t in DEBUG_SLICE_TYPES} |
+                                  {'direct_' + t for t in DEBUG_DIRECT_TYPES}),
+                             *DEBUG_FULL,
                              'the KASAN kernel is ' + WHY_TCG + ': a slice of types'),
     ('debug', 'kdump'): Cell(NONE, *KDUMP_FULL, WHY_BUILT_KDUMP),
     ('debug', 'matrix'): Cell(NONE, *MATRIX_WIDE, WHY_MATRIX),

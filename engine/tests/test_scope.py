@@ -180,6 +180,10 @@ class SameListsAsTheShell(unittest.TestCase):
         self.assertEqual(bash_list(run, 'rt_slice_cases'), scope.RT_SLICE_NAMES)
         kdump = 'tests/kdump-cases.sh'
         self.assertEqual(bash_list(kdump, 'kdump_x86_slice_cases'), scope.KDUMP_X86_SLICE)
+        first = bash_list(kdump, 'kdump_first_x86_cases')
+        first = first - {'$kdump_x86_slice_cases'} | bash_list(kdump, 'kdump_x86_slice_cases')
+        self.assertEqual(first, scope.KDUMP_FIRST_X86_SLICE)
+        self.assertEqual(bash_list(run, 'debug_direct_types'), scope.DEBUG_DIRECT_TYPES)
         self.assertEqual(bash_list(kdump, 'kdump_arm64_cases'), scope.KDUMP_ARM64_SLICE)
 
     def test_default_kernels(self):
