@@ -224,15 +224,17 @@ int pc_crash_read_buddy_after_free(void)
  * The cache is made at load (the type may run in atomic context) and
  * destroyed at unload. pc_double_free_lock serializes runs, and guards
  * pc_double_free_held, the objects one run holds to fill the slab. A
- * run takes it with interrupts off; pc_double_free_busy stops a point in
- * our own allocations from running it again on the same CPU.
+ * run takes it with interrupts off (a raw spinlock: on PREEMPT_RT a
+ * spinlock_t sleeps, and sparse finds its trylock's context unbalanced);
+ * pc_double_free_busy stops a point in our own allocations from running
+ * it again on the same CPU.
  */
 #define PC_DOUBLE_FREE_MAX	64
 /* How long a run waits for another, then gives up. */
 #define PC_DOUBLE_FREE_WAIT_NS	(2 * NSEC_PER_SEC)
 static struct kmem_cache *pc_double_free_cache;
 static void *pc_double_free_held[PC_DOUBLE_FREE_MAX];
-static DEFINE_SPINLOCK(pc_double_free_lock);
+static DEFINE_RAW_SPINLOCK(pc_double_free_lock);
 static DEFINE_PER_CPU(bool, pc_double_free_busy);
 
 /* A constructor keeps a cache apart: SLUB never merges one that has it. */
@@ -307,7 +309,7 @@ static __always_inline int pc_slab_double_free(void)
 	}
 	__this_cpu_write(pc_double_free_busy, true);
 	deadline = local_clock() + PC_DOUBLE_FREE_WAIT_NS;
-	while (!spin_trylock(&pc_double_free_lock)) {
+	while (!raw_spin_trylock(&pc_double_free_lock)) {
 		if (local_clock() > deadline) {
 			__this_cpu_write(pc_double_free_busy, false);
 			local_irq_restore(flags);
@@ -328,7 +330,7 @@ static __always_inline int pc_slab_double_free(void)
 		if (i != victim)
 			kmem_cache_free(pc_double_free_cache,
 					pc_double_free_held[i]);
-	spin_unlock(&pc_double_free_lock);
+	raw_spin_unlock(&pc_double_free_lock);
 	__this_cpu_write(pc_double_free_busy, false);
 	local_irq_restore(flags);
 	if (victim < 0) {
