@@ -26,11 +26,7 @@ noinline notrace unsigned long pc_return_landed_c(unsigned long *record)
 		pc_return_no_slot();
 	ret = path->ret_addr;
 	record[1] = ret;
-	/* Each diversion of this frame (a tail call's), the newest first. */
-	do {
-		pc_path_land(path);
-		path = pc_path_find_frame(frame);
-	} while (path && path->frame == frame);
+	pc_path_land(path, frame);
 	return ret;
 }
 

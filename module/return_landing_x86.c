@@ -41,10 +41,7 @@ pc_return_crash(unsigned long *ret_slot, bool swapped, unsigned long ax,
 			pc_return_no_slot();
 		*ret_slot = path->ret_addr;
 	}
-	do {
-		pc_path_land(path);
-		path = pc_path_find_frame(frame);
-	} while (path && path->frame == frame);
+	pc_path_land(path, frame);
 	return (struct pc_return_value){ .ax = ax, .dx = dx };
 }
 

@@ -251,7 +251,7 @@ void pc_path_give_back(struct pc_path *path)
  */
 static bool pc_path_resumed;
 
-void pc_path_land(struct pc_path *path)
+static void pc_path_land_one(struct pc_path *path)
 {
 	int ret;
 
@@ -267,6 +267,18 @@ void pc_path_land(struct pc_path *path)
 	/* Nothing from here to the landing's return may sleep. */
 	WRITE_ONCE(pc_path_resumed, true);
 	pc_path_give_back(path);
+}
+
+/*
+ * A diverted function that tail-called another diverted one shares its
+ * frame: each diversion of @frame lands, the newest (@path) first.
+ */
+void pc_path_land(struct pc_path *path, unsigned long frame)
+{
+	do {
+		pc_path_land_one(path);
+		path = pc_path_find_frame(frame);
+	} while (path && path->frame == frame);
 }
 
 void __noreturn pc_path_run(struct pc_path *path)

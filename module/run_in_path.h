@@ -87,7 +87,8 @@ void pc_path_run_or_resume(struct pc_path *path);
 void pc_path_give_back(struct pc_path *path);
 
 /*
- * A %return landing: run the slot's crash where the function returned;
+ * A %return landing: run the crash of each slot diverted at @frame,
+ * @path (the newest) first, where the function returned;
  * if it returns, say so, count the hit missed and give the slot back, so
  * that the caller goes on with what the function returned.  Only when
  * ->resumable (a C function, with an ftrace site: the landing keeps only
@@ -96,7 +97,7 @@ void pc_path_give_back(struct pc_path *path);
  * the crash is deferred and never came (what it set up is still there):
  * else the path cannot resume, as pc_path_run().
  */
-void pc_path_land(struct pc_path *path);
+void pc_path_land(struct pc_path *path, unsigned long frame);
 
 /* Entered instead of the probed instruction, with the slot as argument. */
 void __noreturn pc_redirected(struct pc_path *path);
