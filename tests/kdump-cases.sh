@@ -9,33 +9,8 @@
 # way a crash reaches kdump (panic(), an oops with oops=panic, BUG(), an
 # oops in a hard interrupt).
 kdump_point_types="panic null_dereference bugon oops_interrupt_context"
-# On arm64, where each guest boots two kernels under emulation: panic(),
-# an oops in a hard interrupt, a stack overflow (a panic from the
-# overflow handler), an oops at a crash point, a panic while CPU 0 spins
-# with interrupts off (arm64 6.1 cannot stop it), and a hard lockup for
-# the watchdog (6.12's buddy detector).  No hardlockup type: Debian's
-# arm64 6.1 has no HARDLOCKUP_DETECTOR, and a type whose option the
-# kernel lacks gets no kdump case (gen-cases.sh).
-kdump_arm64_cases="panic oops_interrupt_context exhaust_stack point_null_dereference
-	cpu1_while_cpu0_irqs_off_arm64 hardlockup_nmi_watchdog"
-# On an x86-64 kernel after the first (6.12 beside 6.1): each way a crash
-# reaches the capture kernel that differs between kernel versions: panic(),
-# an oops in NMI, hard and soft interrupt context and at a crash point, a
-# double fault, a stack overflow, the hard lockup watchdog, and another
-# CPU stuck with interrupts off (the NMI stop).
-kdump_x86_slice_cases="panic oops_nmi_context oops_interrupt_context
-	point_null_dereference point_oops_interrupt_context double_fault exhaust_stack
-	hardlockup_nmi_watchdog cpu1_while_cpu0_irqs_off"
-# On the first x86-64 kernel, beside those: the other ways in (BUG(), a
-# panic from a hard interrupt, with interrupts off and while other CPUs
-# spin with them off, each lockup and stall detector's panic, a guard
-# page, a list check, a plain oops and one in a soft interrupt) and the
-# point kinds.  Every fatal type runs there with pstore in CI, and with
-# kdump in make check-long (PC_KDUMP_SCOPE=full).
-kdump_first_x86_cases="$kdump_x86_slice_cases bugon point_bugon point_panic
-	null_dereference oops_softirq_context panic_in_hardirq panic_irqs_off
-	panic_stop_irqoff spinlockup hardlockup hung_task rcu_stall smp_call_lockup
-	stack_guard_page_leading corrupt_list_add"
+# Which kdump cases run on which kernel (slices: each way into the
+# capture kernel) is the scope's table, engine/pcengine/scope.py.
 # gen_kdump_cases DIR REL NAME FATE SMP BOOT EXPECT: kdump_NAME.sh (direct)
 # and, for the point spread, kdump_point_NAME.sh.  oops=panic: an oops
 # must end in the capture kernel, as on a production kdump machine.

@@ -220,16 +220,13 @@ lkdtm_report() {
 }
 
 # lkdtm_prepare REL SERIES: whether this series runs the selftest (the
-# series' preparation calls it after packing the initramfs): extracts and
+# series' preparation calls it after packing the initramfs, when the
+# scope's table has it on SERIES: not on debug and rt by default): extracts and
 # packs it and returns 0 when a guest is to run it (lkdtm_run); else 1,
 # with its result already written when it has one.
 lkdtm_prepare() {
 	local rel=$1 series=$2
 	echo "$series/lkdtm_selftest" | grep -Eq -- "$filter" || return 1
-	# The debug kernel (KASAN, lockdep) and PREEMPT_RT run it in
-	# check-long only.
-	[ "$series" = debug ] && [ "${PC_DEBUG_SCOPE:-slice}" != full ] && return 1
-	[[ $series == *-rt ]] && [ "${PC_X86_SCOPE:-slice}" != full ] && return 1
 	in_shard || return 1
 	order+=("$series-lkdtm_selftest")
 	[ "$listing" = 1 ] && return 1

@@ -6,7 +6,7 @@
 # run: a series' build and packing (a minute or more, much of it on one
 # CPU) no longer leaves the guests' CPUs idle in between.
 # Uses tests/run's $scratch, $results, $filter, $listing, $host_tool,
-# in_scope, in_shard, has_config and make_batch; sets $hit_symbol and
+# $kernels, in_shard, has_config and make_batch; sets $hit_symbol and
 # $kdump_here for gen-cases.sh, appends to $order and moves in_shard's
 # count on (lkdtm_prepare too), in the same order as a listing does.  In a
 # run it is a subshell: only the files under $scratch/prep and the SKIP
@@ -21,7 +21,8 @@
 # pstore case runs without its pstore checks, and counts as skipped.
 prepare_series() {
 	local k=$1 series=$2 prep=$scratch/prep rel cases why f n word missing first
-	local no_ramoops modwhy
+	local no_ramoops modwhy picked
+	local -A scoped=()
 	local boot i members singles=() hand=() batched=() batches=() lkdtm=0 twin=0
 	first=${#order[@]}
 	# A built kernel not in the cache yet is built here, at low priority
@@ -50,10 +51,18 @@ prepare_series() {
 	for f in "$PC_ROOT"/tests/cases/*.sh; do
 		sed "$(pc_case_sed "$rel")" "$f" >"$cases/$(basename "$f")"
 	done
+	# Which of them this series runs, by the scope's table and the
+	# PC_*_SCOPE variables (engine/pcengine/scope.py); lkdtm_selftest
+	# among them.
+	picked=$(PYTHONPATH=$PC_ROOT/engine python3 -m pcengine.scope --select "$series" \
+		--kernels "$kernels" --cases "$cases") || pc_die "the scope of $series failed (why: above)"
+	for n in $picked; do
+		scoped[$n]=1
+	done
 	for f in "$cases"/*.sh; do
 		n=$(basename "$f" .sh)
 		echo "$series/$n" | grep -Eq -- "$filter" || continue
-		in_scope "$series" "$n" || continue
+		[ -n "${scoped[$n]:-}" ] || continue
 		in_shard || continue
 		order+=("$series-$n")
 		missing="" modwhy=""
@@ -120,7 +129,7 @@ prepare_series() {
 		fi
 		[ "$kdump_here" = 1 ] && pc_kdump_pack "$rel"
 	fi
-	lkdtm_prepare "$rel" "$series" && lkdtm=1
+	[ -n "${scoped[lkdtm_selftest]:-}" ] && lkdtm_prepare "$rel" "$series" && lkdtm=1
 	printf '%s\n' "${order[@]:first}" | grep . >"$prep/$k.order"
 	{
 		[ $lkdtm = 1 ] && echo lkdtm

@@ -1,12 +1,17 @@
 # SPDX-License-Identifier: GPL-2.0
 """Which case runs on which kernel, and why not: the bench's scope as data.
 
-tests/run decides it in bash (in_scope, lkdtm_prepare and in_shard); this
-is the same policy as one table, POLICY, read at a glance: for each kind
-of kernel and each lane of cases, what runs by default, which scope
-variable widens it, and why the rest is left out.  decide() applies it to
-one name, listing() to a run's series in tests/run's order, PC_CASES and
-PC_SHARD included.
+One table, POLICY, read at a glance: for each kind of kernel and each
+lane of cases, what runs by default, which scope variable widens it, and
+why the rest is left out.  decide() applies it to one name, select() to a
+series' candidates, listing() to a run's series in tests/run's order,
+PC_CASES and PC_SHARD included.
+
+tests/run asks it once per series (tests/prepare-series.sh):
+``python3 -m pcengine.scope --select SERIES --kernels "K..." --cases DIR``
+prints the names of DIR's case files (and lkdtm_selftest) that SERIES runs,
+by the scope variables in the environment; PC_CASES and PC_SHARD stay
+tests/run's, which deals the run's cases in its own order.
 
 The candidate names still come from the bash generators (gen-cases.sh,
 kdump-cases.sh, gen-matrix.sh, gen-matrix-smp.sh): which names exist on a
@@ -73,14 +78,31 @@ RT_SLICE_NAMES = frozenset('''lockups_irqs_off return_exit_past_slots
     crashpoints_rearm_fires_once direct_spinlockup point_spinlockup
     direct_panic point_bugon point_return_oops kdump_panic
     kdump_spinlockup'''.split())
-# The kdump lane's slices, by the name after "kdump_".
+# The kdump lane's slices, by the name after "kdump_" (each case boots
+# two kernels; PC_KDUMP_SCOPE=full runs every fatal type everywhere).
+# On an x86-64 kernel after the first (6.12 beside 6.1): each way a crash
+# reaches the capture kernel that differs between kernel versions:
+# panic(), an oops in NMI, hard and soft interrupt context and at a crash
+# point, a double fault, a stack overflow, the hard lockup watchdog, and
+# another CPU stuck with interrupts off (the NMI stop).
 KDUMP_X86_SLICE = frozenset('''panic oops_nmi_context oops_interrupt_context
     point_null_dereference point_oops_interrupt_context double_fault
     exhaust_stack hardlockup_nmi_watchdog cpu1_while_cpu0_irqs_off'''.split())
+# On the first x86-64 kernel, beside those: the other ways in (BUG(), a
+# panic from a hard interrupt, with interrupts off and while other CPUs
+# spin with them off, each lockup and stall detector's panic, a guard
+# page, a list check, a plain oops and one in a soft interrupt) and the
+# point kinds.  Every fatal type runs there with pstore in CI.
 KDUMP_FIRST_X86_SLICE = KDUMP_X86_SLICE | frozenset('''bugon point_bugon
     point_panic null_dereference oops_softirq_context panic_in_hardirq
     panic_irqs_off panic_stop_irqoff spinlockup hardlockup hung_task rcu_stall
     smp_call_lockup stack_guard_page_leading corrupt_list_add'''.split())
+# On arm64, where each guest boots two kernels under emulation: panic(),
+# an oops in a hard interrupt, a stack overflow, an oops at a crash point,
+# a panic while CPU 0 spins with interrupts off, and a hard lockup for
+# the watchdog (6.12's buddy detector; Debian's arm64 6.1 has no
+# HARDLOCKUP_DETECTOR, and gen-cases.sh makes no kdump case for a type
+# whose option the kernel lacks).
 KDUMP_ARM64_SLICE = frozenset('''panic oops_interrupt_context exhaust_stack
     point_null_dereference cpu1_while_cpu0_irqs_off_arm64
     hardlockup_nmi_watchdog'''.split())
@@ -268,6 +290,21 @@ def decide(series, name, kernels, variables, hand):
     return True, ''
 
 
+def select(series, names, kernels, env, hand):
+    """The names of NAMES (a series' candidates) and the LKDTM selftest
+    that SERIES runs by the policy, in NAMES' order."""
+    variables = scope_vars(env)
+    return [n for n in list(names) + [LKDTM]
+            if decide(series, n, kernels, variables, hand)[0]]
+
+
+def case_names(cases):
+    """The case files' names in a series' cases directory (tests/run's
+    batches, made after the scope, left out)."""
+    return sorted(f[:-3] for f in os.listdir(cases)
+                  if f.endswith('.sh') and not f.startswith('zz_batch_'))
+
+
 Entry = collections.namedtuple('Entry', 'series name runs why')
 
 
@@ -338,10 +375,7 @@ def prepared_candidates(prepared, raw_kernels):
         with open(os.path.join(prepared, 'prep', '%d.ready' % k)) as f:
             rel = f.read().strip()
         name = rel if ':' in series else series
-        cases = os.path.join(prepared, rel, 'cases')
-        # A run's directory has its batches too, made after the scope.
-        names = [f[:-3] for f in os.listdir(cases)
-                 if f.endswith('.sh') and not f.startswith('zz_batch_')]
+        names = case_names(os.path.join(prepared, rel, 'cases'))
         kernels.append(name)
         candidates[name] = sorted(names, key=lambda n: locale.strxfrm(n + '.sh'))
     return kernels, candidates
@@ -372,6 +406,11 @@ def table_lines():
 def main(argv=None):
     ap = argparse.ArgumentParser(prog='python3 -m pcengine.scope',
                                  description='The bench\'s scope: its table, or a listing.')
+    ap.add_argument('--select', metavar='SERIES',
+                    help='print the names SERIES runs: its --cases and lkdtm_selftest')
+    ap.add_argument('--kernels', metavar='"K..."',
+                    help='with --select: the run\'s series, in order (the first x86-64)')
+    ap.add_argument('--cases', metavar='DIR', help='with --select: the series\' case files')
     ap.add_argument('--list', action='store_true',
                     help='print what PC_LIST=1 tests/run prints, from the environment')
     ap.add_argument('--prepared', metavar='DIR',
@@ -380,6 +419,18 @@ def main(argv=None):
     ap.add_argument('--root', default=os.path.join(os.path.dirname(__file__), '..', '..'),
                     help='the provoke-crash checkout (its tests/cases)')
     args = ap.parse_args(argv)
+    if args.select:
+        if not (args.kernels and args.cases):
+            ap.error('--select needs --kernels and --cases')
+        try:
+            names = case_names(args.cases)
+        except OSError as e:
+            print('provoke-crash: %s' % e, file=sys.stderr)
+            return 1
+        chosen = select(args.select, names, args.kernels.split(), os.environ,
+                        hand_written(args.root))
+        print('\n'.join(chosen))
+        return 0
     if not args.list:
         print('\n'.join(table_lines()))
         return 0

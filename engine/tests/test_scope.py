@@ -1,10 +1,13 @@
 # SPDX-License-Identifier: GPL-2.0
 """The scope's policy, kind by kind and variant by variant, on the real
-hand-written cases; and its slices against the lists tests/run keeps
-until it reads them from here (scope_parity.py compares whole listings)."""
+hand-written cases; select() and --select, as tests/prepare-series.sh
+asks them."""
 
 import os
 import re
+import subprocess
+import sys
+import tempfile
 import unittest
 
 import fixtures
@@ -16,13 +19,6 @@ KERNELS = '6.1 6.12 6.1-rt arm64-6.1 debug clang'.split()
 
 def runs(series, name, kernels=KERNELS, **env):
     return scope.decide(series, name, kernels, scope.scope_vars(env), HAND)
-
-
-def bash_list(path, var):
-    """A "var=..." word list from a bash file, as the shell splits it."""
-    with open(os.path.join(fixtures.ROOT, path)) as f:
-        m = re.search(r'^%s="([^"]*)"' % var, f.read(), re.M)
-    return frozenset(m.group(1).split())
 
 
 class Kinds(unittest.TestCase):
@@ -169,22 +165,48 @@ class Listing(unittest.TestCase):
             self.assertRaises(ValueError, scope.parse_shard, text)
 
 
-class SameListsAsTheShell(unittest.TestCase):
-    """Until tests/run reads the table, its lists must not drift from it."""
+class Select(unittest.TestCase):
+    """What tests/prepare-series.sh asks: a series' case files in, the
+    names it runs out, lkdtm_selftest among them."""
 
-    def test_slices(self):
-        run = 'tests/run'
-        self.assertEqual(bash_list(run, 'arm64_slice_types'), scope.ARM64_SLICE_TYPES)
-        self.assertEqual(bash_list(run, 'debug_slice_types'), scope.DEBUG_SLICE_TYPES)
-        self.assertEqual(bash_list(run, 'clang_slice_types'), scope.CLANG_SLICE_TYPES)
-        self.assertEqual(bash_list(run, 'rt_slice_cases'), scope.RT_SLICE_NAMES)
-        kdump = 'tests/kdump-cases.sh'
-        self.assertEqual(bash_list(kdump, 'kdump_x86_slice_cases'), scope.KDUMP_X86_SLICE)
-        first = bash_list(kdump, 'kdump_first_x86_cases')
-        first = first - {'$kdump_x86_slice_cases'} | bash_list(kdump, 'kdump_x86_slice_cases')
-        self.assertEqual(first, scope.KDUMP_FIRST_X86_SLICE)
-        self.assertEqual(bash_list(run, 'debug_direct_types'), scope.DEBUG_DIRECT_TYPES)
-        self.assertEqual(bash_list(kdump, 'kdump_arm64_cases'), scope.KDUMP_ARM64_SLICE)
+    NAMES = ['direct_bugon', 'direct_double_fault', 'kdump_panic', 'kdump_bugon',
+             'lockdown', 'lockups_irqs_off', 'matrix_x']
+
+    def test_select_keeps_order_and_adds_lkdtm(self):
+        self.assertEqual(scope.select('6.1', self.NAMES, KERNELS, {}, HAND),
+                         self.NAMES + ['lkdtm_selftest'])
+        self.assertEqual(scope.select('6.1-rt', self.NAMES, KERNELS, {}, HAND),
+                         ['kdump_panic', 'lockups_irqs_off'])
+        self.assertEqual(scope.select('6.1-rt', self.NAMES, KERNELS,
+                                      {'PC_X86_SCOPE': 'full'}, HAND),
+                         ['direct_bugon', 'direct_double_fault', 'kdump_panic',
+                          'lockdown', 'lockups_irqs_off', 'lkdtm_selftest'])
+
+    def test_command_line_reads_the_cases_directory(self):
+        with tempfile.TemporaryDirectory() as cases:
+            for n in self.NAMES + ['zz_batch_1']:
+                open(os.path.join(cases, n + '.sh'), 'w').close()
+            open(os.path.join(cases, 'types.tsv'), 'w').close()
+            env = {k: v for k, v in os.environ.items() if not k.startswith('PC_')}
+            env['PC_KDUMP_SCOPE'] = 'full'
+            out = subprocess.run(
+                [sys.executable, '-m', 'pcengine.scope', '--select', '6.12',
+                 '--kernels', ' '.join(KERNELS), '--cases', cases],
+                cwd=os.path.join(fixtures.ROOT, 'engine'), env=env, check=True,
+                stdout=subprocess.PIPE, text=True).stdout.split()
+        self.assertEqual(out, ['direct_bugon', 'kdump_bugon', 'kdump_panic', 'lockdown',
+                               'lockups_irqs_off', 'lkdtm_selftest'])
+
+    def test_command_line_needs_its_arguments(self):
+        done = subprocess.run([sys.executable, '-m', 'pcengine.scope', '--select', '6.1'],
+                              cwd=os.path.join(fixtures.ROOT, 'engine'),
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        self.assertEqual(done.returncode, 2)
+        self.assertIn('--select needs --kernels and --cases', done.stderr)
+
+
+class SameDefaultsAsTheShell(unittest.TestCase):
+    """tests/run keeps PC_KERNELS' default; the listing must agree."""
 
     def test_default_kernels(self):
         with open(os.path.join(fixtures.ROOT, 'tests/run')) as f:
