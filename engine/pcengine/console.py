@@ -3,9 +3,9 @@
 
 Both channels (the kernel console and the case's output, see
 pcengine.protocol) are read the same way: carriage returns dropped, then
-one record per line.  A record is a marker (``PC-NAME ARGS``, on either
-channel, after the kernel's prefix on the console), a kernel log line
-(``<L>[ seconds] message``), or other text.  Sections (pstore records,
+one record per line.  A record is a marker (``PC-`` and a name, then its
+arguments, on either channel, after the kernel's prefix on the console),
+a kernel log line (``<L>[ seconds] message``), or other text.  Sections (pstore records,
 the kdump capture's log, a batch's parts) are taken from the records.
 """
 
@@ -17,7 +17,7 @@ from . import protocol
 Record = collections.namedtuple('Record', 'kind text name args level stamp message')
 
 # A kernel line's prefix: its level (console loglevel prefix, if kept)
-# and its timestamp.  judge.sh strips exactly this from the lines it shows.
+# and its timestamp.  the verdict strips exactly this from the lines it shows.
 KERNEL_PREFIX_RE = re.compile(r'^(<[0-9]+>)?\[ *([0-9]+\.[0-9]+)\] ')
 
 

@@ -1,26 +1,31 @@
 # SPDX-License-Identifier: GPL-2.0
 """The verdict on one case, from what its guest printed.
 
-A port of tests/judge.sh, line for line in what it decides and prints:
+tests/run's judge_case runs it (``python3 -m pcengine.verdict``) on each
+case, and each part of a batch.  It was a port of tests/judge.sh, line
+for line in what it decides and prints:
 the case header's expect and reject lines against the console and the
 case's output, no report the case did not ask for (UNASKED_RE), a skip
 from the header (``# skip:``) or from the guest (``PC-SKIP REASON``,
 which a type's ``XFAIL:`` line becomes), a guest that timed out, and a
-module that did not load.  The result text is what judge.sh writes to
-the case's .result file; engine/tests/test_verdict.py holds the two to
-each other on saved consoles.
+module that did not load.  The result text is what judge.sh wrote to
+the case's .result file; engine/tests/test_verdict.py holds it to the
+results judge.sh wrote on saved consoles.
 
 Patterns are POSIX extended regular expressions (grep -E); Python's re
 reads the ones the cases use the same way (back-references included).
 A pattern re cannot compile matches nothing, as grep's error does.
 
-One difference, on purpose: a log with a NUL byte is binary to judge.sh's
-grep, which then prints no line (a report in it goes unseen); here it is
-text.  No console of the 727 compared had one.
+One difference, on purpose: a log with a NUL byte was binary to
+judge.sh's grep, which then printed no line (a report in it went unseen);
+here it is text.  No console of the 727 compared had one.
 """
 
+import argparse
 import functools
+import os
 import re
+import sys
 
 from . import casefile
 from .console import lines_of, strip_kernel_prefix, text_of
@@ -119,7 +124,7 @@ def _tail(text, n):
 
 
 def judge(case_text, name, series, rc, console, out, guest_timeout, console_name, out_name):
-    """The result text judge.sh writes for the case.
+    """The text of the case's result file.
 
     console and out are the logs as read (bytes or text), rc the guest's
     exit status, console_name and out_name the logs' file names (the
@@ -154,3 +159,39 @@ def judge(case_text, name, series, rc, console, out, guest_timeout, console_name
             '# --- output (last %d lines) ---\n%s'
             % (head, why, SHOWN_CONSOLE_LINES, _tail(console_text, SHOWN_CONSOLE_LINES),
                SHOWN_OUTPUT_LINES, _tail(out_text, SHOWN_OUTPUT_LINES)))
+
+
+def _read(path):
+    with open(path, 'rb') as f:
+        return f.read()
+
+
+def main(argv=None):
+    """tests/run's judge_case: the case's result file from its logs."""
+    ap = argparse.ArgumentParser(
+        prog='python3 -m pcengine.verdict',
+        description='Judge one case from what its guest printed; write its result file.')
+    ap.add_argument('case', help='the case file, as the guest ran it')
+    ap.add_argument('series', help='the series, as the result names it')
+    ap.add_argument('rc', type=int, help='the guest\'s exit status (124, 137: timed out)')
+    ap.add_argument('console', help='the guest\'s console log')
+    ap.add_argument('out', help='the case\'s own output')
+    ap.add_argument('result', help='the result file to write')
+    ap.add_argument('--timeout', default='120', help='the guest\'s time limit, as shown')
+    args = ap.parse_args(argv)
+    name = os.path.basename(args.case)
+    name = name[:-3] if name.endswith('.sh') else name
+    try:
+        text = judge(_read(args.case), name, args.series, args.rc, _read(args.console),
+                     _read(args.out), args.timeout, os.path.basename(args.console),
+                     os.path.basename(args.out))
+        with open(args.result, 'w', encoding='utf-8', errors='surrogateescape') as f:
+            f.write(text)
+    except OSError as e:
+        print('provoke-crash: %s' % e, file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())

@@ -2,8 +2,6 @@
 """The saved consoles under engine/tests/consoles (see README.rst there)."""
 
 import os
-import shutil
-import subprocess
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 CONSOLES = os.path.join(HERE, 'consoles')
@@ -36,13 +34,3 @@ def meta(name):
 
 def path(name, *parts):
     return os.path.join(CONSOLES, name, *parts)
-
-
-def judge_sh(fixtures):
-    """What tests/judge.sh says on the fixtures now, one after another in
-    one shell (None without bash, or once judge.sh is gone)."""
-    if not shutil.which('bash') or not os.path.exists(os.path.join(ROOT, 'tests', 'judge.sh')):
-        return None
-    done = subprocess.run([os.path.join(HERE, 'judge-reference.sh')]
-                          + [path(n) for n in fixtures], stdout=subprocess.PIPE, check=True)
-    return done.stdout.decode('utf-8', 'surrogateescape')

@@ -12,9 +12,13 @@ import fixtures
 from pcengine import protocol
 
 
+PARSERS_IN_ENGINE = ('engine/pcengine/console.py', 'engine/pcengine/verdict.py')
+
+
 def tree_files():
-    """The project's files (git's list, or a walk), engine/ and build
-    output aside: engine/ holds the table and saved consoles."""
+    """The project's files (git's list, or a walk), build output and
+    engine/ aside (it holds the table and saved consoles), but for the
+    engine's modules that parse the console."""
     try:
         listed = subprocess.run(['git', '-C', fixtures.ROOT, 'ls-files', '--cached', '--others', '--exclude-standard'], check=True,
                                 stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
@@ -22,7 +26,8 @@ def tree_files():
     except (OSError, subprocess.CalledProcessError):
         files = [os.path.relpath(os.path.join(d, f), fixtures.ROOT)
                  for d, subdirs, names in os.walk(fixtures.ROOT) for f in names]
-    return [f for f in files if f and not f.startswith(('engine/', 'build/', '.git/'))
+    return [f for f in files if f and (not f.startswith(('engine/', 'build/', '.git/'))
+                                       or f in PARSERS_IN_ENGINE)
             and os.path.isfile(os.path.join(fixtures.ROOT, f))]
 
 

@@ -1,9 +1,13 @@
 # SPDX-License-Identifier: GPL-2.0
-"""The verdict on saved consoles: what judge.sh decided on each (its saved
-result, and judge.sh run now), to the byte."""
+"""The verdict on saved consoles: what tests/judge.sh (the shell verdict
+it replaced) decided on each, to the byte; and its command line, as
+tests/run's judge_case runs it."""
 
-import hashlib
 import os
+import shutil
+import subprocess
+import sys
+import tempfile
 import unittest
 
 import fixtures
@@ -48,27 +52,34 @@ class SavedConsoles(unittest.TestCase):
                 self.assertEqual(judge_fixture(name),
                                  fixtures.text(fixtures.path(name, 'result')))
 
-    def test_saved_results_are_judge_sh_s(self):
-        judge = os.path.join(fixtures.ROOT, 'tests', 'judge.sh')
-        if not os.path.exists(judge):
-            self.skipTest('tests/judge.sh is gone')
-        saved = fixtures.text(os.path.join(fixtures.CONSOLES, 'judge.sh.sha256')).split()[0]
-        self.assertEqual(hashlib.sha256(fixtures.read(judge)).hexdigest(), saved,
-                         'tests/judge.sh changed since the saved results were made: '
-                         'engine/tests/judge-reference.sh --write engine/tests/consoles/*/, '
-                         'then read the diff')
+    def test_command_line_writes_the_result_file(self):
+        name = 'pass_bugon_pstore'
+        m = fixtures.meta(name)
+        with tempfile.TemporaryDirectory() as d:
+            result, case = os.path.join(d, 'r'), os.path.join(d, m['name'] + '.sh')
+            shutil.copy(fixtures.path(name, 'case.sh'), case)
+            subprocess.run([sys.executable, '-m', 'pcengine.verdict', '--timeout', '120',
+                            case, m['series'], str(m['rc']),
+                            fixtures.path(name, 'console'), fixtures.path(name, 'out'),
+                            result], cwd=os.path.join(fixtures.ROOT, 'engine'), check=True)
+            got = fixtures.text(result)
+        # The saved result names the logs as the run's files were named.
+        want = fixtures.text(fixtures.path(name, 'result'))
+        self.assertEqual(got.split('\n')[0], want.split('\n')[0])
+        self.assertEqual(got.replace('console', 'C').replace('out', 'O'),
+                         want.replace('console', 'C').replace('out', 'O'))
 
-    @unittest.skipUnless(os.environ.get('PC_PARITY') == '1',
-                         'PC_PARITY=1 runs judge.sh itself (a second per case on a busy host)')
-    def test_judge_sh_now(self):
-        now = fixtures.judge_sh(fixtures.names())
-        if now is None:
-            self.skipTest('no tests/judge.sh or bash')
-        self.assertEqual(''.join(judge_fixture(n) for n in fixtures.names()), now)
+    def test_command_line_fails_on_a_missing_log(self):
+        done = subprocess.run([sys.executable, '-m', 'pcengine.verdict', 'no-case.sh', '6.1',
+                               '0', 'no-console', 'no-out', os.devnull],
+                              cwd=os.path.join(fixtures.ROOT, 'engine'),
+                              stderr=subprocess.PIPE, text=True)
+        self.assertEqual(done.returncode, 1)
+        self.assertIn('no-case.sh', done.stderr)
 
 
 class Rules(unittest.TestCase):
-    """judge.sh's rules one at a time, on a saved pass."""
+    """The rules one at a time, on a saved pass."""
 
     def setUp(self):
         self.case = fixtures.text(fixtures.path('pass_bugon_pstore', 'case.sh'))
