@@ -49,7 +49,7 @@ MARKERS = (
     # The guest's /init.
     Marker('PC-GUEST-START', 'CASE RELEASE', ('out',), (_INIT,), (),
            'the guest is up; the case it runs and its kernel release'),
-    Marker('PC-GUEST-END', '', ('out',), (_INIT, 'tests/run'),
+    Marker('PC-GUEST-END', '', ('out',), (_INIT, 'tests/bench-step'),
            ('tests/gen-cases.sh', 'tests/gen-matrix.sh', 'tests/kdump-cases.sh', CASES),
            'the case came back (a batch prints one per part); a fatal '
            "case's headers reject it"),
@@ -68,7 +68,8 @@ MARKERS = (
     Marker('PC-PSTORE-DONE', '', ('out',), (_INIT,), (),
            'every record was printed; the guest powers off'),
     # The bench's runner and its cases.
-    Marker('PC-PART', 'CASE', ('out', 'kmsg'), ('tests/run',), ('tests/run', 'engine/pcengine/console.py'),
+    Marker('PC-PART', 'CASE', ('out', 'kmsg'), ('tests/bench-step',),
+           ('tests/bench-step', 'engine/pcengine/console.py'),
            "a batch guest's next case starts here, on both channels"),
     Marker('PC-SKIP', 'REASON', ('out',),
            ('tests/gen-cases.sh', 'tests/cases/kdump_hardlockup_nmi_watchdog.sh'),

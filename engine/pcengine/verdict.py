@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 """The verdict on one case, from what its guest printed.
 
-tests/run's judge_case runs it (``python3 -m pcengine.verdict``) on each
+tests/bench-step's judge_case runs it (``python3 -m pcengine.verdict``) on each
 case, and each part of a batch.  It was a port of tests/judge.sh, line
 for line in what it decides and prints:
 the case header's expect and reject lines against the console and the
@@ -167,7 +167,7 @@ def _read(path):
 
 
 def main(argv=None):
-    """tests/run's judge_case: the case's result file from its logs."""
+    """tests/bench-step's judge_case: the case's result file from its logs."""
     ap = argparse.ArgumentParser(
         prog='python3 -m pcengine.verdict',
         description='Judge one case from what its guest printed; write its result file.')

@@ -206,11 +206,11 @@ class Select(unittest.TestCase):
 
 
 class SameDefaultsAsTheShell(unittest.TestCase):
-    """tests/run keeps PC_KERNELS' default; the listing must agree."""
+    """tests/run's comment gives PC_KERNELS' default: the scope's."""
 
     def test_default_kernels(self):
         with open(os.path.join(fixtures.ROOT, 'tests/run')) as f:
-            m = re.search(r'^kernels=\$\{PC_KERNELS:-([^}]*)\}', f.read(), re.M)
+            m = re.search(r'^# Environment: PC_KERNELS \(default "([^"]*)"', f.read(), re.M)
         self.assertEqual(m.group(1), scope.DEFAULT_KERNELS)
 
 

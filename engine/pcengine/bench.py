@@ -1,0 +1,330 @@
+# SPDX-License-Identifier: GPL-2.0
+"""The bench's scheduler: what tests/run runs.
+
+It runs the bench's steps (tests/bench-step, one process each) in the
+order and with the overlap a run needs, then writes the report:
+
+- setup, then the accelerator, once;
+- each series' preparation (its cases, module build and initramfs), one
+  after another, while the guests of the series already prepared run;
+- the guests, at most PC_JOBS at once, each series' in its own order
+  (the LKDTM selftest, the batches, then single cases);
+- beside them, with no guest slot: the lint gates (once the first
+  series is prepared) and the host gates (once the series the shard
+  check lists is); in a slot: the VM runner's cases (then too) and its
+  debug kernel case (before the debug series' guests, or last);
+- the KTAP report of every result, the matrix, the summary line and the
+  JUnit file.
+
+Each step is a child process with a handle: a thread waits on it and
+posts its end to one queue, on which the scheduler blocks; nothing
+polls.  When a series' preparation fails, every running step and all
+under it (QEMU and its timeout) is killed, and the run stops saying
+which series.  A case whose guest step wrote no result is reported as
+failed, not left out.
+"""
+
+import collections
+import os
+import queue
+import signal
+import subprocess
+import sys
+import threading
+
+from . import ktap, scope
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+STEP = os.path.join(ROOT, 'tests', 'bench-step')
+# The run's other results, after the cases' and the unit tests', in
+# this order.
+SIDE_RESULTS = ('vm', 'vm-late', 'lint', 'docs', 'fuzz', 'junit', 'shard', 'kdump-crash')
+# The series the shard check lists: the run's first Debian one.
+SHARD_LISTED = ('6.1', '6.12', 'arm64-6.1', 'arm64-6.12')
+
+
+class Stop(Exception):
+    """The run cannot give a whole result; the message says why."""
+
+
+def log(text):
+    print('# ' + text, file=sys.stderr, flush=True)
+
+
+def matches(pattern, text):
+    """PC_CASES is an ERE: grep -E reads it, as the bash steps do."""
+    return subprocess.run(['grep', '-Eq', '--', pattern], input=text + '\n', text=True,
+                          stdout=subprocess.DEVNULL).returncode == 0
+
+
+def descendants(pid):
+    """The processes under PID, from /proc."""
+    children = collections.defaultdict(list)
+    for entry in os.listdir('/proc'):
+        if not entry.isdigit():
+            continue
+        try:
+            with open('/proc/%s/stat' % entry) as f:
+                stat = f.read()
+        except OSError:
+            continue
+        # After the command name, in parentheses that may hold
+        # anything: the state, then the parent's PID.
+        children[int(stat[stat.rindex(')') + 2:].split()[1])].append(int(entry))
+    found, todo = [], [pid]
+    while todo:
+        kids = children.get(todo.pop(), [])
+        found += kids
+        todo += kids
+    return found
+
+
+def kill_tree(pid):
+    """PID and every process under it: timeout(1) puts QEMU in a process
+    group of its own, which a kill of the step's group would miss.  The
+    tree is read first, and the step is killed before what it runs, so
+    that it does not go on to a verdict on a guest killed under it."""
+    for p in [pid] + descendants(pid):
+        try:
+            os.kill(p, signal.SIGTERM)
+        except OSError:
+            pass
+
+
+Step = collections.namedtuple('Step', 'args slot env')
+
+
+class Scheduler:
+    """Steps as child processes: those that take a guest slot wait in
+    order for one; the others start at once."""
+
+    def __init__(self, slots, command=(STEP,)):
+        self.slots = slots
+        self.command = list(command)
+        self.ended = queue.Queue()
+        self.running = {}
+        self.waiting = collections.deque()
+
+    def start(self, step):
+        proc = subprocess.Popen(self.command + step.args, env=step.env)
+        self.running[proc.pid] = (step, proc)
+        threading.Thread(target=self._wait, args=(step, proc), daemon=True).start()
+
+    def _wait(self, step, proc):
+        proc.wait()
+        self.ended.put((step, proc))
+
+    def add(self, step):
+        if step.slot:
+            self.waiting.append(step)
+        else:
+            self.start(step)
+
+    def fill(self):
+        while self.waiting and sum(s.slot for s, _ in self.running.values()) < self.slots:
+            self.start(self.waiting.popleft())
+
+    def busy(self):
+        return bool(self.running or self.waiting)
+
+    def next_end(self):
+        """(step, its exit status), once one ends."""
+        step, proc = self.ended.get()
+        del self.running[proc.pid]
+        return step, proc.returncode
+
+    def kill_all(self):
+        self.waiting.clear()
+        for _, proc in list(self.running.values()):
+            kill_tree(proc.pid)
+
+
+def run_step(args, env, capture=False):
+    """A step run to its end, in the foreground."""
+    done = subprocess.run([STEP] + args, env=env, text=True,
+                          stdout=subprocess.PIPE if capture else None)
+    if done.returncode:
+        raise Stop('')
+    return done.stdout
+
+
+def read(path, default=''):
+    try:
+        with open(path, encoding='utf-8', errors='surrogateescape') as f:
+            return f.read()
+    except FileNotFoundError:
+        return default
+
+
+class Run:
+    """One run of the bench, from the environment."""
+
+    def __init__(self, environ):
+        # A run inside a run (the shard check lists, the VM runner's
+        # case runs the bench) starts from its own PC_KERNELS.
+        self.env = {k: v for k, v in environ.items() if not k.startswith('PC_BENCH_')}
+        self.env['PC_KERNELS'] = self.env.get('PC_KERNELS') or scope.DEFAULT_KERNELS
+        try:
+            self.shard_i, self.shard_n = scope.parse_shard(self.env.get('PC_SHARD') or '1/1')
+        except ValueError as e:
+            raise Stop(str(e))
+        try:
+            self.slots = int(self.env.get('PC_JOBS') or 2)
+        except ValueError:
+            raise Stop('PC_JOBS=%s: expected a number of guests' % self.env['PC_JOBS'])
+        self.listing = self.env.get('PC_LIST', '0') == '1'
+        self.filter = self.env.get('PC_CASES') or '.'
+        self.order = []
+
+    def setup(self):
+        said = dict(line.split('=', 1) for line in
+                    run_step(['setup'], self.env, capture=True).splitlines() if '=' in line)
+        self.names = said['names'].split()
+        self.scratch = said['scratch']
+        self.results = os.path.join(self.scratch, 'results')
+        self.prep = os.path.join(self.scratch, 'prep')
+        self.env['PC_BENCH_KERNELS'] = ' '.join(self.names)
+        # Decide once whether KVM really works; every guest then uses
+        # the answer.  A listing boots nothing.
+        if self.listing:
+            self.env.setdefault('PC_ACCEL', 'tcg')
+        if not self.env.get('PC_ACCEL'):
+            self.env['PC_ACCEL'] = run_step(['accel'], self.env, capture=True).strip()
+        log('accelerator: ' + self.env['PC_ACCEL'])
+
+    def prepare_step(self, k, dealt):
+        env = dict(self.env, PC_BENCH_DEALT=str(dealt))
+        return Step(['prepare', str(k), self.names[k - 1]], False, env)
+
+    def prepared(self, k):
+        """(release, PC_SHARD's count) of the K-th series, and its
+        results' names appended to the order."""
+        base = os.path.join(self.prep, str(k))
+        self.order += read(base + '.order').split()
+        return read(base + '.ready').strip(), int(read(base + '.dealt', '0'))
+
+    def guest_steps(self, k, rel):
+        series = self.names[k - 1]
+        for line in read(os.path.join(self.prep, '%d.jobs' % k)).splitlines():
+            kind, _, case = line.partition(' ')
+            yield Step(['guest', kind, rel, series] + ([case] if case else []), True, self.env)
+
+    def list_cases(self):
+        dealt = 0
+        for k, series in enumerate(self.names, 1):
+            step = self.prepare_step(k, dealt)
+            try:
+                run_step(step.args, step.env)
+            except Stop:
+                raise Stop('preparing %s failed (why: above)' % series)
+            dealt = self.prepared(k)[1]
+        lines = list(self.order)
+        if self.shard_i == 1:
+            lines.append('host gates')
+        if self.shard_i == self.shard_n:
+            lines.append('vm cases')
+        print('\n'.join(lines))
+        return 0
+
+    def schedule(self):
+        sched = Scheduler(self.slots)
+        first = [s for s in self.names if s in SHARD_LISTED]
+        gates_k = self.names.index(first[0]) + 1 if first else 1
+        vm_cases = (self.shard_i == self.shard_n
+                    and matches(self.filter, 'vm/readme_first_command'))
+        vm_late = False
+        sched.add(self.prepare_step(1, 0))
+        try:
+            while sched.busy():
+                sched.fill()
+                step, status = sched.next_end()
+                if step.args[0] != 'prepare':
+                    continue
+                k = int(step.args[1])
+                series = self.names[k - 1]
+                if status:
+                    sched.kill_all()
+                    raise Stop('preparing %s for its guests failed (why: above)' % series)
+                rel, dealt = self.prepared(k)
+                if k < len(self.names):
+                    sched.add(self.prepare_step(k + 1, dealt))
+                if k == 1:
+                    # Once the first series' guests can start (its
+                    # preparation had the CPUs until then).
+                    if self.env.get('PC_LINT', '1') == '1' and self.shard_i == 1:
+                        log('lint gates')
+                        sched.add(Step(['lint'], False, self.env))
+                    if vm_cases:
+                        sched.add(Step(['vm-case'], True, self.env))
+                if k == gates_k and self.shard_i == 1 and matches(self.filter, 'host/gates'):
+                    sched.add(Step(['host-gates'], False, self.env))
+                # The debug kernel's VM runner case, once that kernel is
+                # built: first of its series, a long guest that would
+                # end the run late.
+                if vm_cases and series == 'debug' and not vm_late:
+                    vm_late = True
+                    sched.add(Step(['vm-kernel-paths'], True, self.env))
+                for guest in self.guest_steps(k, rel):
+                    sched.add(guest)
+                if k == len(self.names):
+                    if self.env.get('PC_KDUMP_CRASH', '0') == '1':
+                        sched.add(Step(['kdump-crash'], True, self.env))
+                    if vm_cases and not vm_late:
+                        sched.add(Step(['vm-kernel-paths'], True, self.env))
+        except BaseException:
+            sched.kill_all()
+            raise
+
+    def missing_result(self, name):
+        """A case in the order whose step wrote no result."""
+        series = max((s for s in self.names if name.startswith(s + '-')), key=len, default='')
+        shown = '%s/%s' % (series, name[len(series) + 1:]) if series else name
+        return ('not ok %s\n# no result: its guest step ended without writing one'
+                ' (see the run log)\n' % shown)
+
+    def report(self):
+        text = ''.join(read(os.path.join(self.results, r + '.result'))
+                       or self.missing_result(r) for r in self.order)
+        unit = read(os.path.join(self.results, 'unit.ktap'))
+        text += ktap.unit_results(unit)
+        text += ''.join(read(os.path.join(self.results, r + '.result')) for r in SIDE_RESULTS)
+        if '# unit tests done' not in unit.split('\n'):
+            text += 'not ok unit/parse_test did not finish\n'
+        with open(os.path.join(self.results, 'all'), 'w', encoding='utf-8',
+                  errors='surrogateescape') as f:
+            f.write(text)
+        report, tally = ktap.report(text)
+        ktap_file = os.path.join(self.results, 'ktap')
+        with open(ktap_file, 'w', encoding='utf-8', errors='surrogateescape') as f:
+            f.write(report)
+        sys.stdout.write(report)
+        sys.stdout.flush()
+        subprocess.run([STEP, 'report'], env=self.env)
+        print(ktap.summary(tally), flush=True)
+        junit = self.env.get('PC_JUNIT') or os.path.join(self.results, 'junit.xml')
+        with open(ktap_file, 'rb') as src, open(junit, 'wb') as dst:
+            if subprocess.run([os.path.join(ROOT, 'tests', 'ktap-junit')], stdin=src,
+                              stdout=dst).returncode == 0:
+                log('JUnit report: ' + junit)
+        return 0 if tally.failed == 0 else 1
+
+
+def main():
+    try:
+        run = Run(os.environ)
+        run.setup()
+        if run.listing:
+            return run.list_cases()
+        run.schedule()
+        return run.report()
+    except Stop as e:
+        if str(e):
+            print('provoke-crash: %s' % e, file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == '__main__':
+    sys.exit(main())

@@ -1,0 +1,114 @@
+# SPDX-License-Identifier: GPL-2.0
+"""The bench's scheduler (pcengine.bench) on small shell steps: slots,
+order, kills that reach a step's children, and the report of a run whose
+step wrote no result."""
+
+import os
+import tempfile
+import time
+import unittest
+
+from pcengine import bench
+
+SH = ('sh', '-c')
+
+
+def state(pid):
+    """A process's state letter, '' once it is gone."""
+    try:
+        with open('/proc/%d/stat' % pid) as f:
+            return f.read().rsplit(') ', 1)[1][:1]
+    except OSError:
+        return ''
+
+
+def drain(sched):
+    ended = []
+    while sched.busy():
+        sched.fill()
+        ended.append(sched.next_end())
+    return ended
+
+
+class Scheduling(unittest.TestCase):
+    def setUp(self):
+        self.dir = tempfile.TemporaryDirectory()
+        self.log = os.path.join(self.dir.name, 'log')
+
+    def tearDown(self):
+        self.dir.cleanup()
+
+    def step(self, script, slot=True):
+        return bench.Step([script], slot, dict(os.environ, LOG=self.log))
+
+    def lines(self):
+        with open(self.log) as f:
+            return f.read().split()
+
+    def test_one_slot_runs_guests_in_order_one_at_a_time(self):
+        sched = bench.Scheduler(1, SH)
+        # The first would be overtaken if both ran at once.
+        sched.add(self.step('sleep 0.3; echo first-end >>"$LOG"'))
+        sched.add(self.step('echo second-start >>"$LOG"'))
+        ended = drain(sched)
+        self.assertEqual(self.lines(), ['first-end', 'second-start'])
+        self.assertEqual([status for _, status in ended], [0, 0])
+
+    def test_a_step_without_a_slot_does_not_wait(self):
+        sched = bench.Scheduler(1, SH)
+        # The guest waits for the gate's file, so they must overlap.
+        flag = os.path.join(self.dir.name, 'flag')
+        sched.add(self.step('while [ ! -e %s ]; do sleep 0.05; done; echo guest >>"$LOG"' % flag))
+        sched.add(self.step('echo gate >>"$LOG"; touch %s' % flag, slot=False))
+        drain(sched)
+        self.assertEqual(self.lines(), ['gate', 'guest'])
+
+    def test_exit_status_is_the_step_s(self):
+        sched = bench.Scheduler(2, SH)
+        sched.add(self.step('exit 3'))
+        self.assertEqual(drain(sched)[0][1], 3)
+
+    def test_kill_all_reaches_the_step_s_children(self):
+        sched = bench.Scheduler(1, SH)
+        pidfile = os.path.join(self.dir.name, 'pid')
+        # A child in a process group of its own, as timeout(1) makes.
+        sched.add(self.step('setsid sleep 60 & echo $! >%s; wait' % pidfile))
+        sched.add(self.step('echo never >>"$LOG"'))
+        sched.fill()
+        while not bench.read(pidfile).strip():
+            time.sleep(0.01)
+        child = int(bench.read(pidfile))
+        self.assertIn(child, bench.descendants(os.getpid()))
+        sched.kill_all()
+        _, status = sched.next_end()
+        self.assertLess(status, 0)
+        self.assertFalse(sched.busy())
+        # Gone, or a zombie its new parent has not reaped yet.
+        for _ in range(500):
+            if state(child) in ('', 'Z'):
+                break
+            time.sleep(0.01)
+        else:
+            self.fail('the step\'s child %d is still running' % child)
+        self.assertFalse(os.path.exists(self.log))
+
+
+class Report(unittest.TestCase):
+    def test_a_case_without_a_result_fails_by_name(self):
+        run = bench.Run({'PC_KERNELS': '6.1 6.1-rt arm64-6.1'})
+        run.names = ['6.1', '6.1-rt', 'arm64-6.1']
+        self.assertEqual(run.missing_result('6.1-rt-direct_panic').split('\n')[0],
+                         'not ok 6.1-rt/direct_panic')
+        self.assertEqual(run.missing_result('arm64-6.1-point_bugon').split('\n')[0],
+                         'not ok arm64-6.1/point_bugon')
+
+    def test_bad_environment_stops_before_anything_runs(self):
+        for env, why in (({'PC_SHARD': '3/2'}, 'PC_SHARD=3/2'),
+                         ({'PC_JOBS': 'two'}, 'PC_JOBS=two')):
+            with self.assertRaises(bench.Stop) as stop:
+                bench.Run(env)
+            self.assertIn(why, str(stop.exception))
+
+
+if __name__ == '__main__':
+    unittest.main()
