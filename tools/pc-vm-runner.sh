@@ -301,12 +301,17 @@ pcv_trace() {
 # pcv_report WORK: what the user reads: the command's output, the
 # points' counters after it, the kernel's report (once, from the
 # console), the call trace, and what pstore kept across the reboot.
+# Refused points or trigger: only the output (the verdict says why).
 pcv_report() {
 	local work=$1 out from i rec
 	out=$(tr -d '\r' <"$work/out.log")
 	echo "=== guest output"
-	printf '%s\n' "$out" | sed -n '/^PC-RUN-BEGIN/,/^PC-RUN-END/p' |
-		sed -E '1d;/^PC-(RUN-END|ARM-REFUSED|TRIGGER-REFUSED|WHY )/d'
+	# The command's output ends at the end marker; after a panic, which
+	# leaves none, at the next boot's (pstore's or the capture kernel's).
+	printf '%s\n' "$out" | awk '/^PC-RUN-BEGIN/ { on = 1; next }
+		on && /^PC-(RUN-END|PSTORE-|KDUMP-)/ { exit }
+		on && !/^PC-(ARM-REFUSED|TRIGGER-REFUSED|WHY )/'
+	printf '%s\n' "$out" | grep -Eq '^PC-(ARM|TRIGGER)-REFUSED' && return
 	if printf '%s\n' "$out" | grep -q '^PC-POINT '; then
 		echo "=== points after the run"
 		printf '%s\n' "$out" | sed -n 's/^PC-POINT //p'
