@@ -211,22 +211,24 @@ PCV_FATAL_RE+='|stack-protector: Kernel stack is corrupted'
 # into PCV_LINES (timestamps off) and find, after the start marker, each
 # module hit line (PCV_HIT_AT, PCV_HIT_TYPE, PCV_HIT_PID, PCV_HIT_COMM,
 # PCV_HIT_WHEN: run, or after the end marker) and the first crash line
-# (PCV_CRASH_AT, PCV_CRASH_PID); PCV_END_AT ends the first boot.
+# (PCV_CRASH_AT, PCV_CRASH_PID); PCV_BEGIN_AT is the start marker's line,
+# PCV_END_AT ends the first boot.
 pcv_scan() {
 	local work=$1 table=$2 i j n phase=0 line names
 	local hit_re='^provoke_crash: ([^ ]+): ([a-z0-9_]+): ' by_re='hit by (.+)\[([0-9]+)\]'
 	local pid_re='PID: ([0-9]+) Comm: ([^ ]+)'
 	local end_re='reboot: (Restarting system|Power down)|Rebooting in [0-9]+ seconds'
+	PCV_CONSOLE=$work/console.log
 	mapfile -t PCV_LINES < <(tr -d '\r' <"$work/console.log" |
 		sed -E 's/^(<[0-9]+>)?\[ *[0-9]+\.[0-9]+\] //')
 	n=${#PCV_LINES[@]}
 	names=" $(cut -f1 "$table" | tr '\n' ' ') "
 	PCV_HIT_AT=() PCV_HIT_TYPE=() PCV_HIT_PID=() PCV_HIT_COMM=() PCV_HIT_WHEN=() PCV_HIT_WHERE=()
-	PCV_CRASH_AT="" PCV_CRASH_PID="" PCV_END_AT=$n PCV_FAIL=""
+	PCV_CRASH_AT="" PCV_CRASH_PID="" PCV_END_AT=$n PCV_FAIL="" PCV_BEGIN_AT=""
 	for ((i = 0; i < n; i++)); do
 		line=${PCV_LINES[i]}
 		case $phase in
-		0) [[ $line == PC-RUN-BEGIN* ]] && phase=1
+		0) [[ $line == PC-RUN-BEGIN* ]] && phase=1 PCV_BEGIN_AT=$i
 			continue ;;
 		1) [[ $line == PC-RUN-END* ]] && phase=2 && continue ;;
 		esac
@@ -358,20 +360,49 @@ pcv_report() {
 	done < <(sed -n 's/^PC-PSTORE-BEGIN //p' "$work/pstore")
 }
 
+# pcv_ts LINE: the guest's clock (seconds since its kernel started) on
+# console line LINE (0-based, as in PCV_LINES), if it has one.
+pcv_ts() {
+	[ -n "$1" ] && [ "$1" -lt "${#PCV_LINES[@]}" ] || return 0
+	sed -n "$(($1 + 1))p" "$PCV_CONSOLE" | tr -d '\r' |
+		sed -nE 's/^(<[0-9]+>)?\[ *([0-9]+\.[0-9]+)\].*/\2/p'
+}
+
 # pcv_timing EVENTS T0 T1 T2 T3: one line: checks, build and pack, boot
 # to the start marker, the crash after it, the rest (panic, reboot, the
-# second boot reading pstore); without a crash, the run to power-off.
+# second boot reading pstore); without a crash, the run to power-off;
+# without a start marker, the guest's whole time, and that it never got
+# there.  The watcher's host times (EVENTS) miss a run that ends within
+# its poll: then the guest's own clock gives the spans.
 pcv_timing() {
-	local b c
+	local b c gb gc ge end=reboot
 	b=$(sed -n 's/^begin //p' "$1") c=$(sed -n 's/^crash //p' "$1")
-	local after=reboot
-	[ "${PCV_KDUMP:-0}" = 1 ] && after="capture and dump"
-	awk -v t0="$2" -v t1="$3" -v t2="$4" -v t3="$5" -v b="${b:-0}" -v c="${c:-0}" -v after="$after" 'BEGIN {
-		printf "# time: checks %.1fs, build %.1fs, boot %s, %s, total %.1fs\n",
-			t1 - t0, t2 - t1,
-			b ? sprintf("%.1fs", b - t2) : "?",
-			c ? sprintf("crash %.1fs, %s %.1fs", c - b, after, t3 - c) : sprintf("no crash, run and power-off %.1fs", (b && t3 > b) ? t3 - b : 0),
-			t3 - t0 }' >&2
+	gb=$(pcv_ts "$PCV_BEGIN_AT") gc=$(pcv_ts "$PCV_CRASH_AT") ge=$(pcv_ts "$PCV_END_AT")
+	[ "${PCV_KDUMP:-0}" = 1 ] && end="capture and dump"
+	# A first boot that powered off was QEMU's last.
+	[[ ${PCV_LINES[PCV_END_AT]:-} == *'Power down'* ]] || ge=""
+	awk -v t0="$2" -v t1="$3" -v t2="$4" -v t3="$5" -v b="$b" -v c="$c" \
+		-v gb="$gb" -v gc="$gc" -v ge="$ge" -v end="$end" \
+		-v crashed="${PCV_CRASH_AT:+1}" 'BEGIN {
+		if (b == "" && gb != "") {
+			if (c != "" && gc != "")
+				b = c - (gc - gb)
+			else if (ge != "")
+				b = t3 - (ge - gb)
+			else
+				b = t2 + gb
+		}
+		if (c == "" && crashed && gc != "" && b != "")
+			c = b + (gc - gb)
+		printf "# time: checks %.1fs, build %.1fs, ", t1 - t0, t2 - t1
+		if (b == "")
+			printf "guest %.1fs: no start marker, nothing ran", t3 - t2
+		else if (c != "")
+			printf "boot %.1fs, crash %.1fs, %s %.1fs", b - t2, c - b, end, t3 - c
+		else
+			printf "boot %.1fs, no crash: run and power-off %.1fs", b - t2, t3 - b
+		printf ", total %.1fs\n", t3 - t0
+	}' >&2
 }
 
 # pcv_verdict WORK RC TIMEOUT TABLE: the last line and the exit status.
