@@ -2,7 +2,7 @@
 # The VM runner's own cases, sourced by tests/run: tools/provoke-crash-vm is
 # run on the host as a user runs it, and its exit status and output are
 # checked.  Uses tests/run's $results, $kernels, $filter, $PC_OUT and
-# pc-vm-lib.sh.  Ten of them boot guests (a repeat run of the runner
+# pc-vm-lib.sh.  Eleven of them boot guests (a repeat run of the runner
 # takes about 15 s, the debug kernel's about 90 s); the option checks,
 # the completion and the accelerator's cache boot nothing.
 # shellcheck shell=bash disable=SC2154
@@ -219,6 +219,14 @@ $cached
 ^# time: checks [0-9.]+s, build [0-9.]+s, boot [0-9.]+s, no crash: run and power-off [0-9.]+s, total" \
 		--kernel "$series" --arm '@sys@getppid null_dereference' \
 		--arm 'pc_no_such_symbol bugon' --run 'echo SHOULD-NOT-RUN' --timing
+	# A crash through DIRECT, with a point armed elsewhere: the verdict
+	# names what was written to DIRECT, and the point is not credited.
+	vm_check direct_named 0 '^__x64_sys_sync bugon hits=0 
+provoke_crash: DIRECT\(EXCEPTION\): null_dereference: 
+the kernel crashed from DIRECT, not at an armed point: EXCEPTION \(null_dereference\), written by [^ ]+\[[0-9]+\]: BUG: kernel NULL pointer dereference
+!crashed as asked' \
+		--kernel "$series" --arm '@sys@sync bugon' \
+		--run 'echo EXCEPTION >/sys/kernel/debug/provoke-crash/DIRECT'
 	# A reproducer built here, copied in with --file; the command, with
 	# a $(...), runs once, as given; two vCPUs on request.
 	repro=$results/vm-repro

@@ -405,6 +405,20 @@ pcv_timing() {
 	}' >&2
 }
 
+# pcv_credited TABLE: the index of the first hit credited to the user's
+# command (while it ran, not in PID 1) of a fatal type, if any: the
+# crash the verdicts name.
+pcv_credited() {
+	local k
+	for k in "${!PCV_HIT_AT[@]}"; do
+		if [ "${PCV_HIT_WHEN[k]}" = run ] && [ "${PCV_HIT_PID[k]}" != 1 ]; then
+			case $(pcv_type_field "$1" "${PCV_HIT_TYPE[k]}" 4) in
+			oops | panic | hang) echo "$k" && return ;;
+			esac
+		fi
+	done
+}
+
 # pcv_verdict WORK RC TIMEOUT TABLE: the last line and the exit status.
 # A crash counts when a hit of a fatal type, or a crash line, came after
 # the start marker, before the end marker, in a task other than PID 1.
@@ -436,18 +450,28 @@ pcv_verdict() {
 			continue
 		fi
 		case $fate in
-		oops | panic | hang) [ -z "$credited" ] && credited=$k ;;
+		oops | panic | hang) ;;
 		*) [ -z "$report" ] && report=$k ;;
 		esac
 	done
+	credited=$(pcv_credited "$table")
 	if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
 		[ -n "$credited" ] && echo "note: ${PCV_HIT_TYPE[credited]} was hit$(by "$credited"), and the guest never ended"
 		echo "provoke-crash-vm: timed out after ${timeout}s"
 		exit "$PCV_TIMEOUT"
 	fi
 	if [ -n "$credited" ] && [ -n "$PCV_CRASH_AT" ] && [ "$PCV_CRASH_PID" != 1 ]; then
-		echo "provoke-crash-vm: the kernel crashed as asked: ${PCV_HIT_TYPE[credited]}$(by "$credited"):" \
-			"${PCV_LINES[PCV_CRASH_AT]}"
+		# A name written to DIRECT runs its type, wherever the points are.
+		k=${PCV_HIT_WHERE[credited]}
+		if [[ $k == 'DIRECT('*')' ]]; then
+			k=${k#DIRECT(}
+			echo "provoke-crash-vm: the kernel crashed from DIRECT, not at an armed point:" \
+				"${k%)} (${PCV_HIT_TYPE[credited]})$(by "$credited" | sed 's/ hit by / written by /'):" \
+				"${PCV_LINES[PCV_CRASH_AT]}"
+		else
+			echo "provoke-crash-vm: the kernel crashed as asked: ${PCV_HIT_TYPE[credited]}$(by "$credited"):" \
+				"${PCV_LINES[PCV_CRASH_AT]}"
+		fi
 		exit "$PCV_CRASHED"
 	fi
 	if [ -n "$PCV_FAIL" ]; then
@@ -475,7 +499,7 @@ pcv_verdict() {
 # the log read from it and the capture's figures, and a crash counts only
 # when that log shows the crashed type's expected text.
 pcv_kdump_verdict() {
-	local status=$1 work=$2 rel=$3 keep=$4 table=$5 type pat missing=""
+	local status=$1 work=$2 rel=$3 keep=$4 table=$5 type pat k missing=""
 	echo "=== kdump capture"
 	pc_kdump_save "$work/disk.img" "$work/out.log" "$keep"
 	case $? in
@@ -497,7 +521,8 @@ pcv_kdump_verdict() {
 	pc_kdump_note "$work/out.log" | sed 's/^#   //' | tee "$keep/capture.txt"
 	echo "saved in $keep: vmcore ($(stat -c %s "$keep/vmcore") bytes), vmcore-dmesg.txt, capture.txt"
 	[ "$status" = "$PCV_CRASHED" ] || exit "$status"
-	type=${PCV_HIT_TYPE[0]:-}
+	k=$(pcv_credited "$table")
+	type=${k:+${PCV_HIT_TYPE[k]}}
 	[ -n "$type" ] || type=$(sed -n 1p "$work/root/pc/trigger" 2>/dev/null)
 	if [ -n "$type" ]; then
 		while IFS= read -r pat; do
