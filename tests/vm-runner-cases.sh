@@ -104,9 +104,18 @@ BAD
 	if [ -z "$why" ]; then
 		PC_OUT=$PC_OUT/vm "$PC_ROOT/tools/provoke-crash-vm" --help >"$log.one" 2>&1
 		for line in 'after=N every=N' 'probability=P pid=N comm=NAME cpu=N' '%return' \
-			'--kernel IMAGE --kdir DIR' '4 the module' '5 a point of a report'; do
+			'--kernel IMAGE --kdir DIR' '4 the module' '5 a point of a report' \
+			'(default build/vm/kdump-DATE)'; do
 			grep -qF -- "$line" "$log.one" || why="--help lacks '$line'"
 		done
+	fi
+	# Without PC_OUT the runner builds under build/vm, where --help puts
+	# --kdump's dump: its host tool is rebuilt there.
+	if [ -z "$why" ]; then
+		rm -f "$PC_ROOT/build/vm/host/provoke-crash.key"
+		env -u PC_OUT "$PC_ROOT/tools/provoke-crash-vm" --trigger nosuchtype >/dev/null 2>&1
+		[ -f "$PC_ROOT/build/vm/host/provoke-crash.key" ] ||
+			why="without PC_OUT the runner did not build in build/vm, where --help puts --kdump's dump"
 	fi
 	if [ -z "$why" ]; then
 		line=$(bash -c '. "$1"; COMP_WORDS=("$2" --trigger read_a); COMP_CWORD=2
