@@ -62,8 +62,9 @@ vm_result() {
 
 # vm_bad_options: mistakes the runner must catch on the host, before it
 # builds or boots anything: each exits 2 within 5 s with one line that
-# names the mistake.  Also --help (conditions, %return) and the bash
-# completion.  No guest.
+# names the mistake.  Also --help (conditions, %return), the command
+# the errors point at and the bash completion.
+# No guest.
 vm_bad_options() {
 	local log=$results/vm-bad_options.log why="" line args want rc t0 t
 	echo "vm/bad_options" | grep -Eq -- "$filter" || return 0
@@ -105,7 +106,7 @@ BAD
 		PC_OUT=$PC_OUT/vm "$PC_ROOT/tools/provoke-crash-vm" --help >"$log.one" 2>&1
 		for line in 'after=N every=N' 'probability=P pid=N comm=NAME cpu=N' '%return' \
 			'--kernel IMAGE --kdir DIR' '4 the module' '5 a point of a report' \
-			'(default build/vm/kdump-DATE)'; do
+			'--list-types' '(default build/vm/kdump-DATE)'; do
 			grep -qF -- "$line" "$log.one" || why="--help lacks '$line'"
 		done
 	fi
@@ -116,6 +117,17 @@ BAD
 		env -u PC_OUT "$PC_ROOT/tools/provoke-crash-vm" --trigger nosuchtype >/dev/null 2>&1
 		[ -f "$PC_ROOT/build/vm/host/provoke-crash.key" ] ||
 			why="without PC_OUT the runner did not build in build/vm, where --help puts --kdump's dump"
+	fi
+	# An unknown type's error names a command that lists the types: run it.
+	if [ -z "$why" ]; then
+		line=$(PC_OUT=$PC_OUT/vm "$PC_ROOT/tools/provoke-crash-vm" --trigger nosuchtype 2>&1 |
+			sed -n "s/.*; '\(.*\)' lists them\$/\1/p")
+		echo "lists the types: $line" >>"$log"
+		if [ -z "$line" ]; then
+			why="--trigger nosuchtype names no command that lists the types"
+		elif ! PC_OUT=$PC_OUT/vm $line >"$log.one" 2>&1 || ! grep -q '^read_after_free ' "$log.one"; then
+			why="'$line' did not list read_after_free"
+		fi
 	fi
 	if [ -z "$why" ]; then
 		line=$(bash -c '. "$1"; COMP_WORDS=("$2" --trigger read_a); COMP_CWORD=2

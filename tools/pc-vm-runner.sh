@@ -78,7 +78,7 @@ pcv_check_type() {
 	local type=$1 table=$2 what=$3 near
 	if ! cut -f1 "$table" | grep -qx -- "$type"; then
 		near=$(cut -f1 "$table" | grep -F -- "${type:0:4}" | head -n 4 | tr '\n' ' ')
-		pcv_usage_error "$what: no crash type '$type'${near:+ (did you mean: ${near% }?)}; 'provoke-crash types' lists them"
+		pcv_usage_error "$what: no crash type '$type'${near:+ (did you mean: ${near% }?)}; '$0 --list-types' lists them"
 	fi
 }
 
