@@ -63,7 +63,7 @@ vm_result() {
 # vm_bad_options: mistakes the runner must catch on the host, before it
 # builds or boots anything: each exits 2 within 5 s with one line that
 # names the mistake.  Also --help (conditions, %return), the command
-# the errors point at and the bash completion.
+# the errors point at, the man page's synopsis and the bash completion.
 # No guest.
 vm_bad_options() {
 	local log=$results/vm-bad_options.log why="" line args want rc t0 t
@@ -106,7 +106,7 @@ BAD
 		PC_OUT=$PC_OUT/vm "$PC_ROOT/tools/provoke-crash-vm" --help >"$log.one" 2>&1
 		for line in 'after=N every=N' 'probability=P pid=N comm=NAME cpu=N' '%return' \
 			'--kernel IMAGE --kdir DIR' '4 the module' '5 a point of a report' \
-			'--list-types' '(default build/vm/kdump-DATE)'; do
+			'(NAME: at most 15 characters' '--list-types' '(default build/vm/kdump-DATE)'; do
 			grep -qF -- "$line" "$log.one" || why="--help lacks '$line'"
 		done
 	fi
@@ -129,12 +129,26 @@ BAD
 			why="'$line' did not list read_after_free"
 		fi
 	fi
+	# provoke-crash(8)'s synopsis of arm and disarm.
+	if [ -z "$why" ] && [ "$(grep -A1 -E '^\.B provoke-crash (arm|disarm)$' \
+		"$PC_ROOT/tools/provoke-crash.8" | grep -c '%return')" != 2 ]; then
+		why="provoke-crash.8: the synopsis of arm or disarm lacks %return"
+	fi
 	if [ -z "$why" ]; then
 		line=$(bash -c '. "$1"; COMP_WORDS=("$2" --trigger read_a); COMP_CWORD=2
 			_provoke_crash_vm; echo "${COMPREPLY[*]}"' _ \
 			"$PC_ROOT/tools/provoke-crash-vm.bash-completion" "$PC_ROOT/tools/provoke-crash-vm")
 		[ "$line" = read_after_free ] || why="completion of '--trigger read_a' gave '$line'"
 		echo "completion: --trigger read_a -> $line" >>"$log"
+	fi
+	if [ -z "$why" ]; then
+		# In an empty folder: --kernel completes file names too.
+		line=$(mkdir -p "$results/vm-empty" && cd "$results/vm-empty" &&
+			bash -c '. "$1"; COMP_WORDS=("$2" --kernel cl); COMP_CWORD=2
+			_provoke_crash_vm; echo "${COMPREPLY[*]}"' _ \
+			"$PC_ROOT/tools/provoke-crash-vm.bash-completion" "$PC_ROOT/tools/provoke-crash-vm")
+		[ "$line" = clang ] || why="completion of '--kernel cl' gave '$line'"
+		echo "completion: --kernel cl -> $line" >>"$log"
 	fi
 	vm_result bad_options "$why" "$log"
 }
