@@ -2,9 +2,9 @@
 # The VM runner's own cases, sourced by tests/run: tools/provoke-crash-vm is
 # run on the host as a user runs it, and its exit status and output are
 # checked.  Uses tests/run's $results, $kernels, $filter, $PC_OUT and
-# pc-vm-lib.sh.  Ten of them boot guests (a repeat run of the runner
-# takes about 15 s, the debug kernel's about 90 s); the option checks and
-# the completion boot nothing.
+# pc-vm-lib.sh.  Eleven of them boot guests (a repeat run of the runner
+# takes about 15 s, the debug kernel's about 90 s); the option checks,
+# the completion and the accelerator's cache boot nothing.
 # shellcheck shell=bash disable=SC2154
 
 # vm_check NAME STATUS PATTERNS ARGS...: run the VM runner with ARGS as a
@@ -39,7 +39,7 @@ vm_result() {
 	local name=$1 why=$2 log=$3
 	if [ -z "$why" ]; then
 		echo "ok vm/$name"
-		if [ "$name" = bad_options ]; then
+		if [ "$name" = bad_options ] || [ "$name" = accel_cache ]; then
 			sed 's/^/#   /' "$log"
 		elif [ "$name" = readme_first_command ]; then
 			# Its transcript: arm, hit, the oops's first lines, the
@@ -62,8 +62,9 @@ vm_result() {
 
 # vm_bad_options: mistakes the runner must catch on the host, before it
 # builds or boots anything: each exits 2 within 5 s with one line that
-# names the mistake.  Also --help (conditions, %return) and the bash
-# completion.  No guest.
+# names the mistake.  Also --help (conditions, %return), the command
+# the errors point at, the man page's synopsis and the bash completion.
+# No guest.
 vm_bad_options() {
 	local log=$results/vm-bad_options.log why="" line args want rc t0 t
 	echo "vm/bad_options" | grep -Eq -- "$filter" || return 0
@@ -104,9 +105,34 @@ BAD
 	if [ -z "$why" ]; then
 		PC_OUT=$PC_OUT/vm "$PC_ROOT/tools/provoke-crash-vm" --help >"$log.one" 2>&1
 		for line in 'after=N every=N' 'probability=P pid=N comm=NAME cpu=N' '%return' \
-			'--kernel IMAGE --kdir DIR' '4 the module' '5 a point of a report'; do
+			'--kernel IMAGE --kdir DIR' '4 the module' '5 a point of a report' \
+			'(NAME: at most 15 characters' '--list-types' '(default build/vm/kdump-DATE)'; do
 			grep -qF -- "$line" "$log.one" || why="--help lacks '$line'"
 		done
+	fi
+	# Without PC_OUT the runner builds under build/vm, where --help puts
+	# --kdump's dump: its host tool is rebuilt there.
+	if [ -z "$why" ]; then
+		rm -f "$PC_ROOT/build/vm/host/provoke-crash.key"
+		env -u PC_OUT "$PC_ROOT/tools/provoke-crash-vm" --trigger nosuchtype >/dev/null 2>&1
+		[ -f "$PC_ROOT/build/vm/host/provoke-crash.key" ] ||
+			why="without PC_OUT the runner did not build in build/vm, where --help puts --kdump's dump"
+	fi
+	# An unknown type's error names a command that lists the types: run it.
+	if [ -z "$why" ]; then
+		line=$(PC_OUT=$PC_OUT/vm "$PC_ROOT/tools/provoke-crash-vm" --trigger nosuchtype 2>&1 |
+			sed -n "s/.*; '\(.*\)' lists them\$/\1/p")
+		echo "lists the types: $line" >>"$log"
+		if [ -z "$line" ]; then
+			why="--trigger nosuchtype names no command that lists the types"
+		elif ! PC_OUT=$PC_OUT/vm $line >"$log.one" 2>&1 || ! grep -q '^read_after_free ' "$log.one"; then
+			why="'$line' did not list read_after_free"
+		fi
+	fi
+	# provoke-crash(8)'s synopsis of arm and disarm.
+	if [ -z "$why" ] && [ "$(grep -A1 -E '^\.B provoke-crash (arm|disarm)$' \
+		"$PC_ROOT/tools/provoke-crash.8" | grep -c '%return')" != 2 ]; then
+		why="provoke-crash.8: the synopsis of arm or disarm lacks %return"
 	fi
 	if [ -z "$why" ]; then
 		line=$(bash -c '. "$1"; COMP_WORDS=("$2" --trigger read_a); COMP_CWORD=2
@@ -115,7 +141,56 @@ BAD
 		[ "$line" = read_after_free ] || why="completion of '--trigger read_a' gave '$line'"
 		echo "completion: --trigger read_a -> $line" >>"$log"
 	fi
+	if [ -z "$why" ]; then
+		# In an empty folder: --kernel completes file names too.
+		line=$(mkdir -p "$results/vm-empty" && cd "$results/vm-empty" &&
+			bash -c '. "$1"; COMP_WORDS=("$2" --kernel cl); COMP_CWORD=2
+			_provoke_crash_vm; echo "${COMPREPLY[*]}"' _ \
+			"$PC_ROOT/tools/provoke-crash-vm.bash-completion" "$PC_ROOT/tools/provoke-crash-vm")
+		[ "$line" = clang ] || why="completion of '--kernel cl' gave '$line'"
+		echo "completion: --kernel cl -> $line" >>"$log"
+	fi
 	vm_result bad_options "$why" "$log"
+}
+
+# vm_accel_cache: KVM is probed once per host: a second pick reads the
+# cache that the bench and the runner share, at once, with the same
+# answer; an entry of another QEMU (a stale key) is not used, but probed
+# again and replaced (that probe stubbed here: its cost is the first
+# pick's, which probes only where nothing is cached for this host yet,
+# 15 s at most).  No guest.
+vm_accel_cache() {
+	local log=$results/vm-accel_cache.log why
+	echo vm/accel_cache | grep -Eq -- "$filter" || return 0
+	: >"$log"
+	# shellcheck disable=SC2016  # the script expands its own arguments
+	why=$(env -u PC_ACCEL bash -c '
+		. "$1/tools/pc-vm-lib.sh"
+		pc_accel_pick 2>>"$2"
+		first="$PC_ACCEL ($PC_ACCEL_WHY)"
+		echo "first pick: $first" >>"$2"
+		unset PC_ACCEL
+		t0=$(date +%s%N)
+		pc_accel_pick
+		t=$((($(date +%s%N) - t0) / 1000000))
+		echo "second pick: $PC_ACCEL ($PC_ACCEL_WHY) in $t ms" >>"$2"
+		[ "$PC_ACCEL" = "${first%% *}" ] || echo "second pick $PC_ACCEL, first $first"
+		[[ $PC_ACCEL_WHY == "cached: "*", probed "* ]] || echo "second pick not from the cache: $PC_ACCEL_WHY"
+		[ "$t" -lt 1000 ] || echo "second pick took $t ms"
+		export XDG_CACHE_HOME=$3
+		mkdir -p "$3/provoke-crash"
+		printf "%s\n" "$(pc_accel_key | sed "s/qemu=[^ ]*/qemu=0.0-stale/")" kvm \
+			"a stale entry" 2000-01-01 >"$(pc_accel_cache)"
+		pc_accel_probe() { printf "tcg\tthe probe\n"; }
+		unset PC_ACCEL
+		pc_accel_pick
+		echo "stale entry: $PC_ACCEL ($PC_ACCEL_WHY)" >>"$2"
+		[ "$PC_ACCEL ($PC_ACCEL_WHY)" = "tcg (the probe)" ] ||
+			echo "a stale entry answered: $PC_ACCEL ($PC_ACCEL_WHY)"
+		[ "$(sed -n 1p "$(pc_accel_cache)")" = "$(pc_accel_key)" ] ||
+			echo "the stale entry was not replaced"
+	' _ "$PC_ROOT" "$log" "$results/vm-accel-xdg" | head -n 1)
+	vm_result accel_cache "$why" "$log"
 }
 
 # The README's first command, as a user runs it: it must end with the
@@ -132,16 +207,22 @@ vm_debian_x86_series() {
 }
 
 vm_case() {
-	local series="" other="" s repro cached
+	local series="" other="" s repro cached accel
 	for s in $(vm_debian_x86_series); do
 		if [ -z "$series" ]; then series=$s; else other=$s; fi
 	done
 	vm_bad_options
+	vm_accel_cache
 	if [ -z "$series" ]; then
 		echo "ok vm/readme_first_command # SKIP no Debian x86-64 series in PC_KERNELS" >>"$results/vm.result"
 		return
 	fi
-	vm_check readme_first_command 0 '^=== kernel report
+	# Without PC_ACCEL, as a user runs it: the accelerator comes from
+	# the cache that vm/accel_cache (or the bench) filled.
+	accel='^# accelerator: (kvm|tcg) \('
+	echo vm/accel_cache | grep -Eq -- "$filter" && accel="${accel}cached: .*, probed [0-9-]+\)$"
+	VM_RUN="env -u PC_ACCEL" vm_check readme_first_command 0 "$accel"'
+^=== kernel report
 provoke_crash: __x64_sys_getppid: null_dereference: 
 BUG: kernel NULL pointer dereference
 ftrace trampoline
@@ -159,16 +240,28 @@ provoke-crash-vm: the kernel survived your command' \
 		--kernel "${other:-$series}" --arm 'vfs_read bugon' --run 'cat /proc/version'
 	# Two points in one write, one of them refused: neither is armed, the
 	# command never runs, and the module's own line says why.  The second
-	# run on a series reuses the first one's module build.
+	# run on a series reuses the first one's module build.  The guest
+	# powers off at once after the start marker: --timing still times
+	# the boot.
 	cached='^# module: cached$'
 	echo vm/readme_first_command | grep -Eq -- "$filter" || cached='^# module: (cached|built)$'
 	vm_check arm_refused 4 "no such symbol
 ^  provoke_crash: crashpoints: pc_no_such_symbol: 
 the module refused to arm the points; nothing ran:\$
 $cached
-!^SHOULD-NOT-RUN" \
+!^SHOULD-NOT-RUN
+!^=== (kernel report|pstore)
+^# time: checks [0-9.]+s, build [0-9.]+s, boot [0-9.]+s, no crash: run and power-off [0-9.]+s, total" \
 		--kernel "$series" --arm '@sys@getppid null_dereference' \
-		--arm 'pc_no_such_symbol bugon' --run 'echo SHOULD-NOT-RUN'
+		--arm 'pc_no_such_symbol bugon' --run 'echo SHOULD-NOT-RUN' --timing
+	# A crash through DIRECT, with a point armed elsewhere: the verdict
+	# names what was written to DIRECT, and the point is not credited.
+	vm_check direct_named 0 '^__x64_sys_sync bugon hits=0 
+provoke_crash: DIRECT\(EXCEPTION\): null_dereference: 
+the kernel crashed from DIRECT, not at an armed point: EXCEPTION \(null_dereference\), written by [^ ]+\[[0-9]+\]: BUG: kernel NULL pointer dereference
+!crashed as asked' \
+		--kernel "$series" --arm '@sys@sync bugon' \
+		--run 'echo EXCEPTION >/sys/kernel/debug/provoke-crash/DIRECT'
 	# A reproducer built here, copied in with --file; the command, with
 	# a $(...), runs once, as given; two vCPUs on request.
 	repro=$results/vm-repro
@@ -198,9 +291,14 @@ report: hit by pc-guest\[[0-9]+\] on CPU 1
 reported as asked, the kernel went on: report' \
 		--kernel "$series" --arm '@sys@getppid report cpu=1' \
 		--run 'taskset -c 1 pc-guest hit getppid 1'
-	# A type that needs a second CPU gets one without --smp.
+	# A type that needs a second CPU gets one without --smp.  A panic
+	# leaves no end marker: the guest's output still ends before the
+	# pstore record, which is read once, in its own section.
 	vm_check smp_from_needs 0 '^# panic_stop_irqoff needs a second CPU: 2 vCPUs$
 2 vCPUs
+^=== pstore record kept across the reboot$
+^dmesg-ramoops-0: Panic#1 Part1, [0-9]+ lines; it holds the report above
+!^PC-PSTORE-
 the kernel crashed as asked: panic_stop_irqoff' \
 		--kernel "$series" --trigger panic_stop_irqoff
 	# --shell driven through a pty: type a command that hits the point.

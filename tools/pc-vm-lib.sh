@@ -19,6 +19,7 @@ PC_KERNEL_ROOTS=${PC_KERNEL_ROOTS:-$PC_OUT/kernels}
 export PC_KERNEL_ROOTS
 . "$PC_ROOT/tools/pc-debug-kernel.sh"
 . "$PC_ROOT/tools/pc-kernel-files.sh"
+. "$PC_ROOT/tools/pc-accel.sh"
 
 # A kernel series is "6.1" or "6.12" (x86-64, the host's own
 # architecture; Debian's cloud kernels), "6.1-rt" or "6.12-rt" (Debian's
@@ -404,27 +405,6 @@ pc_pack_initramfs() {
 	# Not compressed: under TCG the guest's gunzip cost 0.3 s a boot
 	# (0.6 s for a kdump guest's), more than QEMU's reading the archive.
 	(cd "$root" && find . | cpio -o -H newc --quiet) >"$dir/initramfs.cpio"
-}
-
-# Does KVM really work here?  /dev/kvm may exist and still hang, so boot a
-# guest to its first line with a short timeout; remember the answer.
-pc_accel() {
-	local log=$PC_OUT/kvm-probe.log rel
-	if [ -z "${PC_ACCEL:-}" ]; then
-		PC_ACCEL=tcg
-		rel=$(cd /boot && ls vmlinuz-* 2>/dev/null | head -n 1)
-		if [ -r /dev/kvm ] && [ -w /dev/kvm ] && [ -n "$rel" ]; then
-			mkdir -p "$PC_OUT"
-			# No initrd: a working guest panics at once and exits.
-			timeout --kill-after=2 15 qemu-system-x86_64 -accel kvm \
-				-m 256 -display none -no-reboot -monitor none \
-				-kernel "/boot/$rel" -append "console=ttyS0 panic=-1" \
-				-serial "file:$log" </dev/null >/dev/null 2>&1
-			grep -q 'Kernel panic' "$log" 2>/dev/null && PC_ACCEL=kvm
-		fi
-		export PC_ACCEL
-	fi
-	echo "$PC_ACCEL"
 }
 
 # Where ramoops keeps its records: the top 1 MiB of the guest's 512 MiB,

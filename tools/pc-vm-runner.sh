@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # The VM runner's own helpers (tools/provoke-crash-vm): checks on the
 # host, the cached build and initramfs, the guest's script, and the
-# verdict read from the guest's console.  Sourced after pc-vm-lib.sh.
+# reading of the guest's console (its verdicts: pc-vm-verdict.sh).
+# Sourced after pc-vm-lib.sh.
 # shellcheck shell=bash disable=SC2034  # its PCV_ results are the runner's
 
 # Exit statuses, documented in the usage text and provoke-crash(8).
@@ -78,7 +79,7 @@ pcv_check_type() {
 	local type=$1 table=$2 what=$3 near
 	if ! cut -f1 "$table" | grep -qx -- "$type"; then
 		near=$(cut -f1 "$table" | grep -F -- "${type:0:4}" | head -n 4 | tr '\n' ' ')
-		pcv_usage_error "$what: no crash type '$type'${near:+ (did you mean: ${near% }?)}; 'provoke-crash types' lists them"
+		pcv_usage_error "$what: no crash type '$type'${near:+ (did you mean: ${near% }?)}; '$0 --list-types' lists them"
 	fi
 }
 
@@ -211,22 +212,24 @@ PCV_FATAL_RE+='|stack-protector: Kernel stack is corrupted'
 # into PCV_LINES (timestamps off) and find, after the start marker, each
 # module hit line (PCV_HIT_AT, PCV_HIT_TYPE, PCV_HIT_PID, PCV_HIT_COMM,
 # PCV_HIT_WHEN: run, or after the end marker) and the first crash line
-# (PCV_CRASH_AT, PCV_CRASH_PID); PCV_END_AT ends the first boot.
+# (PCV_CRASH_AT, PCV_CRASH_PID); PCV_BEGIN_AT is the start marker's line,
+# PCV_END_AT ends the first boot.
 pcv_scan() {
 	local work=$1 table=$2 i j n phase=0 line names
 	local hit_re='^provoke_crash: ([^ ]+): ([a-z0-9_]+): ' by_re='hit by (.+)\[([0-9]+)\]'
 	local pid_re='PID: ([0-9]+) Comm: ([^ ]+)'
 	local end_re='reboot: (Restarting system|Power down)|Rebooting in [0-9]+ seconds'
+	PCV_CONSOLE=$work/console.log
 	mapfile -t PCV_LINES < <(tr -d '\r' <"$work/console.log" |
 		sed -E 's/^(<[0-9]+>)?\[ *[0-9]+\.[0-9]+\] //')
 	n=${#PCV_LINES[@]}
 	names=" $(cut -f1 "$table" | tr '\n' ' ') "
 	PCV_HIT_AT=() PCV_HIT_TYPE=() PCV_HIT_PID=() PCV_HIT_COMM=() PCV_HIT_WHEN=() PCV_HIT_WHERE=()
-	PCV_CRASH_AT="" PCV_CRASH_PID="" PCV_END_AT=$n PCV_FAIL=""
+	PCV_CRASH_AT="" PCV_CRASH_PID="" PCV_END_AT=$n PCV_FAIL="" PCV_BEGIN_AT=""
 	for ((i = 0; i < n; i++)); do
 		line=${PCV_LINES[i]}
 		case $phase in
-		0) [[ $line == PC-RUN-BEGIN* ]] && phase=1
+		0) [[ $line == PC-RUN-BEGIN* ]] && phase=1 PCV_BEGIN_AT=$i
 			continue ;;
 		1) [[ $line == PC-RUN-END* ]] && phase=2 && continue ;;
 		esac
@@ -301,12 +304,17 @@ pcv_trace() {
 # pcv_report WORK: what the user reads: the command's output, the
 # points' counters after it, the kernel's report (once, from the
 # console), the call trace, and what pstore kept across the reboot.
+# Refused points or trigger: only the output (the verdict says why).
 pcv_report() {
 	local work=$1 out from i rec
 	out=$(tr -d '\r' <"$work/out.log")
 	echo "=== guest output"
-	printf '%s\n' "$out" | sed -n '/^PC-RUN-BEGIN/,/^PC-RUN-END/p' |
-		sed -E '1d;/^PC-(RUN-END|ARM-REFUSED|TRIGGER-REFUSED|WHY )/d'
+	# The command's output ends at the end marker; after a panic, which
+	# leaves none, at the next boot's (pstore's or the capture kernel's).
+	printf '%s\n' "$out" | awk '/^PC-RUN-BEGIN/ { on = 1; next }
+		on && /^PC-(RUN-END|PSTORE-|KDUMP-)/ { exit }
+		on && !/^PC-(ARM-REFUSED|TRIGGER-REFUSED|WHY )/'
+	printf '%s\n' "$out" | grep -Eq '^PC-(ARM|TRIGGER)-REFUSED' && return
 	if printf '%s\n' "$out" | grep -q '^PC-POINT '; then
 		echo "=== points after the run"
 		printf '%s\n' "$out" | sed -n 's/^PC-POINT //p'
@@ -353,126 +361,47 @@ pcv_report() {
 	done < <(sed -n 's/^PC-PSTORE-BEGIN //p' "$work/pstore")
 }
 
+# pcv_ts LINE: the guest's clock (seconds since its kernel started) on
+# console line LINE (0-based, as in PCV_LINES), if it has one.
+pcv_ts() {
+	[ -n "$1" ] && [ "$1" -lt "${#PCV_LINES[@]}" ] || return 0
+	sed -n "$(($1 + 1))p" "$PCV_CONSOLE" | tr -d '\r' |
+		sed -nE 's/^(<[0-9]+>)?\[ *([0-9]+\.[0-9]+)\].*/\2/p'
+}
+
 # pcv_timing EVENTS T0 T1 T2 T3: one line: checks, build and pack, boot
 # to the start marker, the crash after it, the rest (panic, reboot, the
-# second boot reading pstore); without a crash, the run to power-off.
+# second boot reading pstore); without a crash, the run to power-off;
+# without a start marker, the guest's whole time, and that it never got
+# there.  The watcher's host times (EVENTS) miss a run that ends within
+# its poll: then the guest's own clock gives the spans.
 pcv_timing() {
-	local b c
+	local b c gb gc ge end=reboot
 	b=$(sed -n 's/^begin //p' "$1") c=$(sed -n 's/^crash //p' "$1")
-	local after=reboot
-	[ "${PCV_KDUMP:-0}" = 1 ] && after="capture and dump"
-	awk -v t0="$2" -v t1="$3" -v t2="$4" -v t3="$5" -v b="${b:-0}" -v c="${c:-0}" -v after="$after" 'BEGIN {
-		printf "# time: checks %.1fs, build %.1fs, boot %s, %s, total %.1fs\n",
-			t1 - t0, t2 - t1,
-			b ? sprintf("%.1fs", b - t2) : "?",
-			c ? sprintf("crash %.1fs, %s %.1fs", c - b, after, t3 - c) : sprintf("no crash, run and power-off %.1fs", (b && t3 > b) ? t3 - b : 0),
-			t3 - t0 }' >&2
-}
-
-# pcv_verdict WORK RC TIMEOUT TABLE: the last line and the exit status.
-# A crash counts when a hit of a fatal type, or a crash line, came after
-# the start marker, before the end marker, in a task other than PID 1.
-pcv_verdict() {
-	local work=$1 rc=$2 timeout=$3 table=$4 out k pid fate credited="" report="" own=""
-	out=$(tr -d '\r' <"$work/out.log")
-	if printf '%s\n' "$out" | grep -q '^PC-INSMOD-FAILED'; then
-		echo "provoke-crash-vm: the guest could not load the module (see the console: --keep DIR)"
-		exit "$PCV_SETUP"
-	fi
-	if printf '%s\n' "$out" | grep -Eq '^PC-(ARM|TRIGGER)-REFUSED'; then
-		k=$(printf '%s\n' "$out" | grep -E '^(write: error|PC-WHY)' |
-			sed -E 's/^PC-WHY (\[ *[0-9.]+\] )?//')
-		echo "provoke-crash-vm: the module refused $(printf '%s\n' "$out" |
-			grep -q '^PC-ARM-REFUSED' && echo "to arm the points" || echo "the trigger"); nothing ran:"
-		printf '%s\n' "${k:-(the module logged no reason)}" | sed 's/^/  /'
-		exit "$PCV_REFUSED"
-	fi
-	# "by COMM[PID]" where the console named the task.
-	by() { [ -n "${PCV_HIT_PID[$1]}" ] && echo ", hit by ${PCV_HIT_COMM[$1]}[${PCV_HIT_PID[$1]}]"; }
-	for k in "${!PCV_HIT_AT[@]}"; do
-		pid=${PCV_HIT_PID[k]} fate=$(pcv_type_field "$table" "${PCV_HIT_TYPE[k]}" 4)
-		if [ "${PCV_HIT_WHEN[k]}" != run ] || [ "$pid" = 1 ]; then
-			own="$own ${PCV_HIT_TYPE[k]}"
-			echo "note: not credited: ${PCV_HIT_WHERE[k]} ${PCV_HIT_TYPE[k]} hit by" \
-				"$([ "$pid" = 1 ] && echo "the runner's own shell (PID 1)" || echo "${PCV_HIT_COMM[k]:-a task}[${pid:-?}]")" \
-				"$([ "${PCV_HIT_WHEN[k]}" != run ] && echo "after your command ended" || echo "after arming");" \
-				"narrow the point with comm= or pid="
-			continue
-		fi
-		case $fate in
-		oops | panic | hang) [ -z "$credited" ] && credited=$k ;;
-		*) [ -z "$report" ] && report=$k ;;
-		esac
-	done
-	if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
-		[ -n "$credited" ] && echo "note: ${PCV_HIT_TYPE[credited]} was hit$(by "$credited"), and the guest never ended"
-		echo "provoke-crash-vm: timed out after ${timeout}s"
-		exit "$PCV_TIMEOUT"
-	fi
-	if [ -n "$credited" ] && [ -n "$PCV_CRASH_AT" ] && [ "$PCV_CRASH_PID" != 1 ]; then
-		echo "provoke-crash-vm: the kernel crashed as asked: ${PCV_HIT_TYPE[credited]}$(by "$credited"):" \
-			"${PCV_LINES[PCV_CRASH_AT]}"
-		exit "$PCV_CRASHED"
-	fi
-	if [ -n "$PCV_FAIL" ]; then
-		echo "provoke-crash-vm: the kernel survived: ${PCV_FAIL#provoke_crash: }"
-		exit "$PCV_SURVIVED"
-	fi
-	if [ -z "$credited" ] && [ -n "$PCV_CRASH_AT" ] && [ -n "$PCV_CRASH_PID" ] && [ "$PCV_CRASH_PID" != 1 ]; then
-		echo "provoke-crash-vm: the kernel crashed while your command ran, but not at an armed point: ${PCV_LINES[PCV_CRASH_AT]}"
-		exit "$PCV_CRASHED"
-	fi
-	if [ -n "$report" ]; then
-		echo "provoke-crash-vm: reported as asked, the kernel went on: ${PCV_HIT_TYPE[report]}$(by "$report")"
-		exit "$PCV_REPORTED"
-	fi
-	if [ -n "$own" ]; then
-		echo "provoke-crash-vm: the kernel survived your command (the crash came from the runner's own steps, see the note)"
-	else
-		echo "provoke-crash-vm: the kernel survived"
-	fi
-	exit "$PCV_SURVIVED"
-}
-
-# pcv_kdump_verdict STATUS WORK REL KEEP TABLE: after pcv_verdict's STATUS
-# (its line printed), what the capture kernel saved: KEEP gets the dump,
-# the log read from it and the capture's figures, and a crash counts only
-# when that log shows the crashed type's expected text.
-pcv_kdump_verdict() {
-	local status=$1 work=$2 rel=$3 keep=$4 table=$5 type pat missing=""
-	echo "=== kdump capture"
-	pc_kdump_save "$work/disk.img" "$work/out.log" "$keep"
-	case $? in
-	0) ;;
-	2)
-		echo "provoke-crash-vm: the capture kernel read the crashed kernel's log (in $keep/vmcore-dmesg.txt), but kept no dump; makedumpfile said:"
-		tr -d '\r' <"$work/out.log" | sed -n '/^PC-KDUMP-DUMP /,/^PC-KDUMP-DONE/p' | sed '1d;$d;s/^/  /'
-		exit "$PCV_NO_CAPTURE"
-		;;
-	*)
-		echo "(none: no capture kernel ran, or it saved nothing; the console is in $keep if --keep)"
-		[ "$status" = "$PCV_CRASHED" ] && {
-			echo "provoke-crash-vm: the kernel crashed as asked, but kdump did not capture it"
-			exit "$PCV_NO_CAPTURE"
+	gb=$(pcv_ts "$PCV_BEGIN_AT") gc=$(pcv_ts "$PCV_CRASH_AT") ge=$(pcv_ts "$PCV_END_AT")
+	[ "${PCV_KDUMP:-0}" = 1 ] && end="capture and dump"
+	# A first boot that powered off was QEMU's last.
+	[[ ${PCV_LINES[PCV_END_AT]:-} == *'Power down'* ]] || ge=""
+	awk -v t0="$2" -v t1="$3" -v t2="$4" -v t3="$5" -v b="$b" -v c="$c" \
+		-v gb="$gb" -v gc="$gc" -v ge="$ge" -v end="$end" \
+		-v crashed="${PCV_CRASH_AT:+1}" 'BEGIN {
+		if (b == "" && gb != "") {
+			if (c != "" && gc != "")
+				b = c - (gc - gb)
+			else if (ge != "")
+				b = t3 - (ge - gb)
+			else
+				b = t2 + gb
 		}
-		exit "$status"
-		;;
-	esac
-	pc_kdump_note "$work/out.log" | sed 's/^#   //' | tee "$keep/capture.txt"
-	echo "saved in $keep: vmcore ($(stat -c %s "$keep/vmcore") bytes), vmcore-dmesg.txt, capture.txt"
-	[ "$status" = "$PCV_CRASHED" ] || exit "$status"
-	type=${PCV_HIT_TYPE[0]:-}
-	[ -n "$type" ] || type=$(sed -n 1p "$work/root/pc/trigger" 2>/dev/null)
-	if [ -n "$type" ]; then
-		while IFS= read -r pat; do
-			grep -Eq -- "$pat" "$keep/vmcore-dmesg.txt" || missing="$missing
-  $pat"
-		done < <(pc_type_patterns "$rel" "$(pcv_type_field "$table" "$type" 6)" kdump)
-	fi
-	if [ -n "$missing" ]; then
-		echo "provoke-crash-vm: the kernel crashed, but the log read from the dump lacks $type's lines:$missing"
-		exit "$PCV_NO_CAPTURE"
-	fi
-	echo "provoke-crash-vm: kdump captured the crash: the log read from the dump shows ${type:-it}"
-	exit "$PCV_CRASHED"
+		if (c == "" && crashed && gc != "" && b != "")
+			c = b + (gc - gb)
+		printf "# time: checks %.1fs, build %.1fs, ", t1 - t0, t2 - t1
+		if (b == "")
+			printf "guest %.1fs: no start marker, nothing ran", t3 - t2
+		else if (c != "")
+			printf "boot %.1fs, crash %.1fs, %s %.1fs", b - t2, c - b, end, t3 - c
+		else
+			printf "boot %.1fs, no crash: run and power-off %.1fs", b - t2, t3 - b
+		printf ", total %.1fs\n", t3 - t0
+	}' >&2
 }
