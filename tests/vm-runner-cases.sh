@@ -298,7 +298,7 @@ reported as asked, the kernel went on: report' \
 2 vCPUs
 ^=== pstore record kept across the reboot$
 ^dmesg-ramoops-0: Panic#1 Part1, [0-9]+ lines; it holds the report above
-!^PC-PSTORE-
+!^PC-PSTORE-BEGIN
 the kernel crashed as asked: panic_stop_irqoff' \
 		--kernel "$series" --trigger panic_stop_irqoff
 	# --shell driven through a pty: type a command that hits the point.

@@ -42,6 +42,7 @@ _INIT = 'tests/guest/init'
 _CAPTURE = 'tests/guest/capture-init'
 _LOAD = 'tests/guest/kdump-load.sh'
 _VM = 'tools/pc-vm-runner.sh'
+_VERDICT = 'tools/pc-vm-verdict.sh'
 _KDUMP = 'tools/pc-kdump.sh'
 CASES = 'tests/cases/*.sh'
 
@@ -58,9 +59,10 @@ MARKERS = (
     Marker('PC-NO-CASE', 'CASE', ('out',), (_INIT,), (),
            'the case named on the command line is not in the initramfs'),
     Marker('PC-INSMOD-FAILED', '', ('out',), (_INIT,),
-           ('engine/pcengine/verdict.py', _VM), 'the module did not load: nothing ran'),
+           ('engine/pcengine/verdict.py', _VERDICT), 'the module did not load: nothing ran'),
     Marker('PC-PSTORE-BEGIN', 'RECORD', ('out',), (_INIT,),
-           (_VM, 'tests/prepare-series.sh', 'tests/gen-cases.sh', CASES, 'engine/pcengine/console.py'),
+           (_VM, 'tests/prepare-series.sh', 'tests/gen-cases.sh', CASES, 'engine/pcengine/console.py',
+            'tests/vm-runner-cases.sh'),
            'a ramoops record (dmesg-ramoops-N) follows, read on the second boot',
            ('tests/run',)),
     Marker('PC-PSTORE-END', '', ('out',), (_INIT,), (_VM, 'engine/pcengine/console.py'),
@@ -101,22 +103,22 @@ MARKERS = (
     Marker('PC-KDUMP-BAD-LEVEL', 'TEXT', ('out',), (_CAPTURE,), (),
            'pc_dump_level= was not 0-31; the default was used'),
     Marker('PC-KDUMP-DUMP', 'N bytes', ('out',), (_CAPTURE,),
-           (_KDUMP, _VM, 'tests/kdump-cases.sh', CASES),
+           (_KDUMP, _VERDICT, 'tests/kdump-cases.sh', CASES),
            'the size of the compressed dump (makedumpfile)'),
     Marker('PC-KDUMP-NO-VMCORE', '', ('out',), (_CAPTURE,),
            ('tests/kdump-cases.sh', CASES), 'the capture kernel found no /proc/vmcore'),
     Marker('PC-KDUMP-DONE', '', ('out',), (_CAPTURE,),
-           (_VM, 'tests/kdump-cases.sh', CASES), 'the capture kernel is done'),
+           (_VERDICT, 'tests/kdump-cases.sh', CASES), 'the capture kernel is done'),
     # tools/provoke-crash-vm's guest script.
     Marker('PC-RUN-BEGIN', '', ('out', 'kmsg'), (_VM,), (_VM,),
            "the user's command starts"),
     Marker('PC-RUN-END', '[RC]', ('out', 'kmsg'), (_VM,), (_VM,),
            'it ended, with its exit status (none on the console after a refusal)'),
-    Marker('PC-ARM-REFUSED', '', ('out',), (_VM,), (_VM,),
+    Marker('PC-ARM-REFUSED', '', ('out',), (_VM,), (_VM, _VERDICT),
            'the module refused to arm the points: nothing ran'),
     Marker('PC-TRIGGER-REFUSED', '', ('out',), (_VM,), (),
            'the trigger file refused the write: nothing ran'),
-    Marker('PC-WHY', 'KERNEL-LINE', ('out',), (_VM,), (_VM,),
+    Marker('PC-WHY', 'KERNEL-LINE', ('out',), (_VM,), (_VM, _VERDICT),
            "one of the module's log lines after a refusal"),
     Marker('PC-POINT', 'LISTING-LINE', ('out',), (_VM,), (_VM,),
            'one line of the crashpoints listing after the command'),
