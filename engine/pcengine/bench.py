@@ -189,9 +189,12 @@ class Run:
         # the answer.  A listing boots nothing.
         if self.listing:
             self.env.setdefault('PC_ACCEL', 'tcg')
-        if not self.env.get('PC_ACCEL'):
-            self.env['PC_ACCEL'] = run_step(['accel'], self.env, capture=True).strip()
-        log('accelerator: ' + self.env['PC_ACCEL'])
+        if self.env.get('PC_ACCEL'):
+            log('accelerator: %s (PC_ACCEL)' % self.env['PC_ACCEL'])
+        else:
+            accel, _, why = run_step(['accel'], self.env, capture=True).strip().partition(' ')
+            self.env['PC_ACCEL'] = accel
+            log('accelerator: %s (%s)' % (accel, why))
 
     def prepare_step(self, k, dealt):
         env = dict(self.env, PC_BENCH_DEALT=str(dealt))
