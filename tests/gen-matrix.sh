@@ -26,7 +26,8 @@
 # type this kernel cannot catch (a CONFIG_ option missing or defeating
 # it).
 # Uses pc-vm-lib.sh's pc_rel_config and pc_rel_arch; reads the needs
-# words and patterns as pc_needs and pc_type_patterns do.
+# words and patterns as pc_needs and pc_type_patterns do (and as
+# engine/pcengine/cases.py does for the types' own cases).
 # shellcheck shell=bash
 # The case's own shell is written in single quotes on purpose:
 # shellcheck disable=SC2016

@@ -1,16 +1,16 @@
 # SPDX-License-Identifier: GPL-2.0
-# Preparing a series for its guests, sourced by tests/run: the cases
-# generated, scoped and sorted into batches and single guests, the module
-# built, the initramfs packed.  tests/run prepares the series one after
-# another in the background while the guests of those already prepared
-# run: a series' build and packing (a minute or more, much of it on one
-# CPU) no longer leaves the guests' CPUs idle in between.
-# Uses tests/run's $scratch, $results, $filter, $listing, $host_tool,
-# $kernels, in_shard, has_config and make_batch; sets $hit_symbol and
-# $kdump_here for gen-cases.sh, appends to $order and moves in_shard's
-# count on (lkdtm_prepare too), in the same order as a listing does.  In a
-# run it is a subshell: only the files under $scratch/prep and the SKIP
-# results it writes reach tests/run.
+# Preparing a series for its guests, sourced by tests/bench-step (its
+# "prepare" step): the cases generated, scoped and sorted into batches
+# and single guests, the module built, the initramfs packed.  The bench's
+# scheduler prepares the series one after another while the guests of
+# those already prepared run: a series' build and packing (a minute or
+# more, much of it on one CPU) leaves no CPU idle in between.
+# Uses bench-step's $scratch, $results, $filter, $listing, $host_tool,
+# $kernels, in_shard, has_config and make_batch; sets $hit_symbol for the
+# matrix's generators, appends to $order and moves in_shard's count on
+# (lkdtm_prepare too), in the same order as a listing does.  Only the
+# files under $scratch/prep and the SKIP results it writes reach the
+# scheduler.
 # shellcheck shell=bash disable=SC2154,SC2034
 
 # prepare_series K SERIES: prepares the K-th series of $kernels.  Writes,
@@ -43,10 +43,13 @@ prepare_series() {
 	fi
 	no_ramoops=$(pc_ramoops_absent "$rel")
 	[ -z "$no_ramoops" ] || pc_log "no pstore checks on $rel: $no_ramoops"
-	while IFS=$'\t' read -r name category context fate needs expect _desc; do
-		gen_type_cases "$cases" "$rel" "$name" "$category" "$context" "$fate" \
-			"$needs" "$expect"
-	done <"$cases/types.tsv"
+	# Each type fired directly, at a point and with kdump, or refused
+	# (engine/pcengine/cases.py).
+	# shellcheck disable=SC2046
+	PYTHONPATH=$PC_ROOT/engine python3 -m pcengine.cases --types "$cases/types.tsv" \
+		--config "$(pc_rel_config "$rel")" --release "$rel" --arch "$(pc_rel_arch "$rel")" \
+		--hit-symbol "$hit_symbol" $([ "$kdump_here" = 1 ] && echo --kdump) --out "$cases" ||
+		pc_die "writing the table's cases for $rel failed (why: above)"
 	gen_matrix_cases "$cases" "$rel"
 	for f in "$PC_ROOT"/tests/cases/*.sh; do
 		sed "$(pc_case_sed "$rel")" "$f" >"$cases/$(basename "$f")"

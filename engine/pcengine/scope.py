@@ -13,8 +13,8 @@ prints the names of DIR's case files (and lkdtm_selftest) that SERIES runs,
 by the scope variables in the environment; PC_CASES and PC_SHARD stay
 tests/run's, which deals the run's cases in its own order.
 
-The candidate names still come from the bash generators (gen-cases.sh,
-kdump-cases.sh, gen-matrix.sh, gen-matrix-smp.sh): which names exist on a
+The candidate names come from the generators (pcengine.cases, and in
+bash gen-matrix.sh and gen-matrix-smp.sh): which names exist on a
 kernel depends on its crash-type table and its config, and they are not
 ported yet.  ``python3 -m pcengine.scope --list --prepared DIR`` reads
 them from the cases directories that ``PC_LIST=1 tests/run`` prepared
@@ -101,7 +101,7 @@ KDUMP_FIRST_X86_SLICE = KDUMP_X86_SLICE | frozenset('''bugon point_bugon
 # an oops in a hard interrupt, a stack overflow, an oops at a crash point,
 # a panic while CPU 0 spins with interrupts off, and a hard lockup for
 # the watchdog (6.12's buddy detector; Debian's arm64 6.1 has no
-# HARDLOCKUP_DETECTOR, and gen-cases.sh makes no kdump case for a type
+# HARDLOCKUP_DETECTOR, and pcengine.cases makes no kdump case for a type
 # whose option the kernel lacks).
 KDUMP_ARM64_SLICE = frozenset('''panic oops_interrupt_context exhaust_stack
     point_null_dereference cpu1_while_cpu0_irqs_off_arm64

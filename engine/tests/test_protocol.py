@@ -12,13 +12,14 @@ import fixtures
 from pcengine import protocol
 
 
-PARSERS_IN_ENGINE = ('engine/pcengine/console.py', 'engine/pcengine/verdict.py')
+PARSERS_IN_ENGINE = ('engine/pcengine/cases.py', 'engine/pcengine/console.py',
+                     'engine/pcengine/verdict.py')
 
 
 def tree_files():
     """The project's files (git's list, or a walk), build output and
     engine/ aside (it holds the table and saved consoles), but for the
-    engine's modules that parse the console."""
+    engine's modules that write or read markers."""
     try:
         listed = subprocess.run(['git', '-C', fixtures.ROOT, 'ls-files', '--cached', '--others', '--exclude-standard'], check=True,
                                 stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)

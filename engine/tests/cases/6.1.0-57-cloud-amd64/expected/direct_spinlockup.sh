@@ -1,0 +1,16 @@
+# generated from the crash-type table: spinlockup (hang, direct)
+# boot: watchdog_thresh=1 softlockup_panic=1
+# smp: 1
+# pstore: 1
+# expect: provoke_crash: trigger: spinlockup: 
+# expect: watchdog: BUG: soft lockup - CPU#[0-9]+ stuck for
+# expect: pc_crash_spinlockup
+# expect: Kernel panic - not syncing: softlockup: hung tasks
+# reject: FAIL:
+# reject-out: PC-GUEST-END
+# expect-out: PC-PSTORE-BEGIN dmesg-ramoops-[0-9]+
+# expect-out: watchdog: BUG: soft lockup - CPU#[0-9]+ stuck for
+# expect-out: pc_crash_spinlockup
+# expect-out: Kernel panic - not syncing: softlockup: hung tasks
+pc-guest write $D/spinlockup 1
+sleep 60

@@ -1,0 +1,13 @@
+# generated from the crash-type table: array_bounds (report, point)
+# boot:
+# smp: 1
+# expect: provoke_crash: __x64_sys_getppid: array_bounds: 
+# expect-out: __x64_sys_getppid array_bounds hits=0 filtered=0 fired=0 missed=0 context=atomic
+# batch-ok
+# skip: needs CONFIG_UBSAN_BOUNDS, which 6.1.0-57-cloud-amd64 lacks
+dmesg -c >/dev/null
+pc-guest write $D/crashpoints "__x64_sys_getppid array_bounds"
+cat $D/crashpoints
+pc-guest hit getppid 1
+cat $D/crashpoints
+dmesg | sed -n 's/.*provoke_crash: \(XFAIL: array_bounds: .*\)/PC-SKIP \1/p' | head -n 1
