@@ -46,7 +46,7 @@ prepare_series() {
 	# Each type fired directly, at a point and with kdump, or refused
 	# (engine/pcengine/cases.py).
 	# shellcheck disable=SC2046
-	PYTHONPATH=$PC_ROOT/engine python3 -m pcengine.cases --types "$cases/types.tsv" \
+	PYTHONPATH=$PC_ROOT/engine python3 -P -m pcengine.cases --types "$cases/types.tsv" \
 		--config "$(pc_rel_config "$rel")" --release "$rel" --arch "$(pc_rel_arch "$rel")" \
 		--hit-symbol "$hit_symbol" $([ "$kdump_here" = 1 ] && echo --kdump) --out "$cases" ||
 		pc_die "writing the table's cases for $rel failed (why: above)"
@@ -57,7 +57,7 @@ prepare_series() {
 	# Which of them this series runs, by the scope's table and the
 	# PC_*_SCOPE variables (engine/pcengine/scope.py); lkdtm_selftest
 	# among them.
-	picked=$(PYTHONPATH=$PC_ROOT/engine python3 -m pcengine.scope --select "$series" \
+	picked=$(PYTHONPATH=$PC_ROOT/engine python3 -P -m pcengine.scope --select "$series" \
 		--kernels "$kernels" --cases "$cases") || pc_die "the scope of $series failed (why: above)"
 	for n in $picked; do
 		scoped[$n]=1
@@ -139,8 +139,7 @@ prepare_series() {
 		for f in "${batches[@]}"; do echo "batch $f"; done
 		for f in "${singles[@]}"; do echo "single $f"; done
 	} >"$prep/$k.jobs"
-	# Written whole, then renamed: tests/run polls for it.
-	echo "$rel" >"$prep/$k.ready.tmp" && mv "$prep/$k.ready.tmp" "$prep/$k.ready"
+	echo "$rel" >"$prep/$k.ready"
 }
 
 # pstore_unchecked FILE WHY: a pstore case for a kernel without ramoops:

@@ -18,10 +18,13 @@ order and with the overlap a run needs, then writes the report:
 
 Each step is a child process with a handle: a thread waits on it and
 posts its end to one queue, on which the scheduler blocks; nothing
-polls.  When a series' preparation fails, every running step and all
-under it (QEMU and its timeout) is killed, and the run stops saying
-which series.  A case whose guest step wrote no result is reported as
-failed, not left out.
+polls.  A step that ended stays unreaped (a zombie keeps its PID) until
+the scheduler takes its end from the queue, so a kill never reaches a
+PID that another process reuses.  When a series' preparation fails, or
+the run is interrupted (SIGINT, SIGTERM, SIGHUP), every running step and
+all under it (QEMU and its timeout) is killed, and the run stops saying
+why.  A case whose guest step wrote no result is reported as failed,
+not left out, and so is a gate's step that a signal ended.
 """
 
 import collections
@@ -38,8 +41,14 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 STEP = os.path.join(ROOT, 'tests', 'bench-step')
 # The run's other results, after the cases' and the unit tests', in
-# this order.
+# this order: the files their steps write, empty until then.
 SIDE_RESULTS = ('vm', 'vm-late', 'lint', 'docs', 'fuzz', 'junit', 'shard', 'kdump-crash')
+# The unit tests' report until the host gates write it: a run that
+# leaves them out has nothing to report of them.
+UNIT_DONE = '# unit tests done'
+# Steps beside the guests whose results are files they write: one that
+# a signal ends (or that cannot run) is a failure of its own.
+GATES = ('lint', 'host-gates', 'vm-case', 'vm-kernel-paths', 'kdump-crash')
 # The series the shard check lists: the run's first Debian one.
 SHARD_LISTED = ('6.1', '6.12', 'arm64-6.1', 'arm64-6.12')
 
@@ -92,7 +101,13 @@ def kill_tree(pid):
             pass
 
 
-Step = collections.namedtuple('Step', 'args slot env')
+class Step(collections.namedtuple('Step', 'args slot env')):
+    """One run of tests/bench-step: its arguments (the first is the
+    kind of step), whether it takes a guest slot, its environment."""
+
+    @property
+    def kind(self):
+        return self.args[0]
 
 
 class Scheduler:
@@ -107,12 +122,15 @@ class Scheduler:
         self.waiting = collections.deque()
 
     def start(self, step):
-        proc = subprocess.Popen(self.command + step.args, env=step.env)
+        proc = subprocess.Popen(self.command + step.args, env=step.env,
+                                stdin=subprocess.DEVNULL)
         self.running[proc.pid] = (step, proc)
         threading.Thread(target=self._wait, args=(step, proc), daemon=True).start()
 
     def _wait(self, step, proc):
-        proc.wait()
+        # WNOWAIT: the step's end is seen, and it stays a zombie, its
+        # PID not free for reuse, until next_end() reaps it.
+        os.waitid(os.P_PID, proc.pid, os.WEXITED | os.WNOWAIT)
         self.ended.put((step, proc))
 
     def add(self, step):
@@ -132,7 +150,7 @@ class Scheduler:
         """(step, its exit status), once one ends."""
         step, proc = self.ended.get()
         del self.running[proc.pid]
-        return step, proc.returncode
+        return step, proc.wait()
 
     def kill_all(self):
         self.waiting.clear()
@@ -163,7 +181,7 @@ class Run:
     def __init__(self, environ):
         # A run inside a run (the shard check lists, the VM runner's
         # case runs the bench) starts from its own PC_KERNELS.
-        self.env = {k: v for k, v in environ.items() if not k.startswith('PC_BENCH_')}
+        self.env = {k: v for k, v in environ.items() if not k.startswith('PC_STEP_')}
         self.env['PC_KERNELS'] = self.env.get('PC_KERNELS') or scope.DEFAULT_KERNELS
         try:
             self.shard_i, self.shard_n = scope.parse_shard(self.env.get('PC_SHARD') or '1/1')
@@ -172,10 +190,14 @@ class Run:
         try:
             self.slots = int(self.env.get('PC_JOBS') or 2)
         except ValueError:
-            raise Stop('PC_JOBS=%s: expected a number of guests' % self.env['PC_JOBS'])
+            self.slots = 0
+        if self.slots < 1:
+            raise Stop('PC_JOBS=%s: expected a number of guests, 1 or more'
+                       % self.env['PC_JOBS'])
         self.listing = self.env.get('PC_LIST', '0') == '1'
         self.filter = self.env.get('PC_CASES') or '.'
         self.order = []
+        self.broken = []
 
     def setup(self):
         said = dict(line.split('=', 1) for line in
@@ -184,12 +206,17 @@ class Run:
         self.scratch = said['scratch']
         self.results = os.path.join(self.scratch, 'results')
         self.prep = os.path.join(self.scratch, 'prep')
-        self.env['PC_BENCH_KERNELS'] = ' '.join(self.names)
+        self.env['PC_STEP_KERNELS'] = ' '.join(self.names)
+        for name in SIDE_RESULTS:
+            open(os.path.join(self.results, name + '.result'), 'w').close()
+        with open(os.path.join(self.results, 'unit.ktap'), 'w') as f:
+            f.write(UNIT_DONE + '\n')
         # Decide once whether KVM really works; every guest then uses
         # the answer.  A listing boots nothing.
-        if self.listing:
-            self.env.setdefault('PC_ACCEL', 'tcg')
-        if self.env.get('PC_ACCEL'):
+        if self.listing and not self.env.get('PC_ACCEL'):
+            self.env['PC_ACCEL'] = 'tcg'
+            log('accelerator: tcg (a listing boots nothing)')
+        elif self.env.get('PC_ACCEL'):
             log('accelerator: %s (PC_ACCEL)' % self.env['PC_ACCEL'])
         else:
             accel, _, why = run_step(['accel'], self.env, capture=True).strip().partition(' ')
@@ -197,15 +224,19 @@ class Run:
             log('accelerator: %s (%s)' % (accel, why))
 
     def prepare_step(self, k, dealt):
-        env = dict(self.env, PC_BENCH_DEALT=str(dealt))
+        env = dict(self.env, PC_STEP_DEALT=str(dealt))
         return Step(['prepare', str(k), self.names[k - 1]], False, env)
 
-    def prepared(self, k):
-        """(release, PC_SHARD's count) of the K-th series, and its
-        results' names appended to the order."""
+    def take_prepared(self, k):
+        """The K-th series' release and PC_SHARD's count after it, from
+        what its preparation wrote; its results' names join the order."""
         base = os.path.join(self.prep, str(k))
+        rel, dealt = read(base + '.ready').strip(), read(base + '.dealt').strip()
+        if not rel or not dealt:
+            raise Stop('preparing %s wrote no %s' % (self.names[k - 1],
+                                                    base + ('.ready' if not rel else '.dealt')))
         self.order += read(base + '.order').split()
-        return read(base + '.ready').strip(), int(read(base + '.dealt', '0'))
+        return rel, int(dealt)
 
     def guest_steps(self, k, rel):
         series = self.names[k - 1]
@@ -217,17 +248,16 @@ class Run:
         dealt = 0
         for k, series in enumerate(self.names, 1):
             step = self.prepare_step(k, dealt)
-            try:
-                run_step(step.args, step.env)
-            except Stop:
-                raise Stop('preparing %s failed (why: above)' % series)
-            dealt = self.prepared(k)[1]
+            # pc_die's line, the last on stderr, says why it failed.
+            run_step(step.args, step.env)
+            dealt = self.take_prepared(k)[1]
         lines = list(self.order)
         if self.shard_i == 1:
             lines.append('host gates')
         if self.shard_i == self.shard_n:
             lines.append('vm cases')
-        print('\n'.join(lines))
+        if lines:
+            print('\n'.join(lines))
         return 0
 
     def schedule(self):
@@ -242,20 +272,22 @@ class Run:
             while sched.busy():
                 sched.fill()
                 step, status = sched.next_end()
-                if step.args[0] != 'prepare':
+                if step.kind in GATES and (status < 0 or status >= 126):
+                    self.broken.append('not ok bench/%s # its step ended with status %d'
+                                       ' (see the run log)\n' % (step.kind, status))
+                if step.kind != 'prepare':
                     continue
                 k = int(step.args[1])
                 series = self.names[k - 1]
                 if status:
-                    sched.kill_all()
                     raise Stop('preparing %s for its guests failed (why: above)' % series)
-                rel, dealt = self.prepared(k)
+                rel, dealt = self.take_prepared(k)
                 if k < len(self.names):
                     sched.add(self.prepare_step(k + 1, dealt))
                 if k == 1:
                     # Once the first series' guests can start (its
                     # preparation had the CPUs until then).
-                    if self.env.get('PC_LINT', '1') == '1' and self.shard_i == 1:
+                    if (self.env.get('PC_LINT') or '1') == '1' and self.shard_i == 1:
                         log('lint gates')
                         sched.add(Step(['lint'], False, self.env))
                     if vm_cases:
@@ -271,7 +303,7 @@ class Run:
                 for guest in self.guest_steps(k, rel):
                     sched.add(guest)
                 if k == len(self.names):
-                    if self.env.get('PC_KDUMP_CRASH', '0') == '1':
+                    if self.env.get('PC_KDUMP_CRASH') == '1':
                         sched.add(Step(['kdump-crash'], True, self.env))
                     if vm_cases and not vm_late:
                         sched.add(Step(['vm-kernel-paths'], True, self.env))
@@ -292,8 +324,9 @@ class Run:
         unit = read(os.path.join(self.results, 'unit.ktap'))
         text += ktap.unit_results(unit)
         text += ''.join(read(os.path.join(self.results, r + '.result')) for r in SIDE_RESULTS)
-        if '# unit tests done' not in unit.split('\n'):
+        if UNIT_DONE not in unit.split('\n'):
             text += 'not ok unit/parse_test did not finish\n'
+        text += ''.join(self.broken)
         with open(os.path.join(self.results, 'all'), 'w', encoding='utf-8',
                   errors='surrogateescape') as f:
             f.write(text)
@@ -306,14 +339,26 @@ class Run:
         subprocess.run([STEP, 'report'], env=self.env)
         print(ktap.summary(tally), flush=True)
         junit = self.env.get('PC_JUNIT') or os.path.join(self.results, 'junit.xml')
-        with open(ktap_file, 'rb') as src, open(junit, 'wb') as dst:
-            if subprocess.run([os.path.join(ROOT, 'tests', 'ktap-junit')], stdin=src,
-                              stdout=dst).returncode == 0:
-                log('JUnit report: ' + junit)
+        try:
+            with open(ktap_file, 'rb') as src, open(junit, 'wb') as dst:
+                if subprocess.run([os.path.join(ROOT, 'tests', 'ktap-junit')], stdin=src,
+                                  stdout=dst).returncode == 0:
+                    log('JUnit report: ' + junit)
+        except OSError as e:
+            log('no JUnit report: %s' % e)
         return 0 if tally.failed == 0 else 1
 
 
+def interrupted(signum, frame):
+    # Unwinds through schedule(), which kills every step on the way out.
+    sys.exit(128 + signum)
+
+
 def main():
+    # A result may hold a guest's raw bytes: pass them through, as cat did.
+    sys.stdout.reconfigure(errors='surrogateescape')
+    for signum in (signal.SIGTERM, signal.SIGHUP):
+        signal.signal(signum, interrupted)
     try:
         run = Run(os.environ)
         run.setup()

@@ -17,7 +17,7 @@ from . import protocol
 Record = collections.namedtuple('Record', 'kind text name args level stamp message')
 
 # A kernel line's prefix: its level (console loglevel prefix, if kept)
-# and its timestamp.  the verdict strips exactly this from the lines it shows.
+# and its timestamp.  The verdict strips exactly this from the lines it shows.
 KERNEL_PREFIX_RE = re.compile(r'^(<[0-9]+>)?\[ *([0-9]+\.[0-9]+)\] ')
 
 

@@ -104,7 +104,8 @@ class Report(unittest.TestCase):
 
     def test_bad_environment_stops_before_anything_runs(self):
         for env, why in (({'PC_SHARD': '3/2'}, 'PC_SHARD=3/2'),
-                         ({'PC_JOBS': 'two'}, 'PC_JOBS=two')):
+                         ({'PC_JOBS': 'two'}, 'PC_JOBS=two'),
+                         ({'PC_JOBS': '0'}, 'PC_JOBS=0: expected a number of guests, 1 or more')):
             with self.assertRaises(bench.Stop) as stop:
                 bench.Run(env)
             self.assertIn(why, str(stop.exception))
