@@ -76,6 +76,7 @@ tools/provoke-crash: $(TOOL_SOURCES) tools/checks.h include/provoke_crash_types.
 unit:
 	$(MAKE) -C tests/unit
 	tests/unit/parse_test
+	tests/unit/compare_test
 
 # Debian's python3 and python3-pyflakes (pyflakes3).
 PYTHON ?= python3

@@ -8,7 +8,7 @@
 # concurrency path of its own (check-long runs it there)
 # needs: lib/reed_solomon/reed_solomon.ko
 # expect-out: unknown_key: write: error EINVAL
-# expect: provoke_crash: crashpoints: line 1, column [0-9]+: unknown option 'foo' \(valid keys: after, every, times, probability, pid, comm, cpu\)
+# expect: provoke_crash: crashpoints: line 1, column [0-9]+: unknown option 'foo' \(valid keys: after, every, times, probability, pid, comm, cpu, arg1 to arg6, retval\)
 # expect-out: odd_key: write: error EINVAL
 # expect: provoke_crash: crashpoints: line 1, column [0-9]+: unknown option 'w\\001e' \(valid keys: 
 # expect-out: no_symbol: write: error ENOENT
