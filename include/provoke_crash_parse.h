@@ -132,14 +132,15 @@ static PC_PARSE_INLINE unsigned long pc_retval_value(unsigned long reg)
  * times in all.
  */
 struct pc_conditions {
-	unsigned long after;		/* 1: from the first eligible hit */
-	unsigned long every;		/* 1: every eligible hit from then on */
-	long times;			/* 1; -1 for no limit */
-	unsigned int probability;	/* percent, 100 */
+	/* First what every hit reads: one cache line in struct pc_point. */
 	int pid;			/* -1: any task */
 	int cpu;			/* -1: any CPU */
 	char comm[PC_COMM_MAX];		/* "": any name */
 	unsigned int given;		/* PC_OPT_* bits set on the line */
+	unsigned int probability;	/* percent, 100 */
+	unsigned long after;		/* 1: from the first eligible hit */
+	unsigned long every;		/* 1: every eligible hit from then on */
+	long times;			/* 1; -1 for no limit */
 	unsigned int ncompare;		/* argN and retval conditions, */
 	struct pc_compare compare[PC_COMPARE_MAX];	/* all must hold */
 };
