@@ -295,7 +295,7 @@ static const struct pc_option {
 	{ "pid", PC_OPT_PID, 1, PC_PID_MAX, "pid must be 1 to 4194304" },
 	{ "comm", PC_OPT_COMM, 0, 0, NULL },
 	{ "cpu", PC_OPT_CPU, 0, PC_CPU_MAX, "cpu must be 0 to 8191" },
-	{ NULL },
+	{ .key = NULL },
 };
 
 /* What an unknown key is told: the keys of pc_options, in its order. */
