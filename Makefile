@@ -64,9 +64,12 @@ module:
 
 tools: tools/provoke-crash
 
-TOOL_SOURCES = tools/provoke-crash.c tools/checks.c
+# The tool checks an arm line with the module's own parser.
+TOOL_SOURCES = tools/provoke-crash.c tools/checks.c module/parse.c \
+	       module/parse_compare.c
 
 tools/provoke-crash: $(TOOL_SOURCES) tools/checks.h include/provoke_crash_types.h \
+		     include/provoke_crash_parse.h module/parse_private.h \
 		     include/provoke_crash_arm64.h \
 		     include/provoke_crash_lockups.h \
 		     include/provoke_crash_refcount.h \
@@ -76,6 +79,7 @@ tools/provoke-crash: $(TOOL_SOURCES) tools/checks.h include/provoke_crash_types.
 unit:
 	$(MAKE) -C tests/unit
 	tests/unit/parse_test
+	tests/unit/compare_test
 
 # Debian's python3 and python3-pyflakes (pyflakes3).
 PYTHON ?= python3

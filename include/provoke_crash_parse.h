@@ -40,24 +40,109 @@ enum {
 	PC_OPT_PID = 1 << 4,
 	PC_OPT_COMM = 1 << 5,
 	PC_OPT_CPU = 1 << 6,
+	PC_OPT_ARG = 1 << 7,		/* one argN condition or more */
+	PC_OPT_RETVAL = 1 << 8,		/* one retval condition or more */
 };
 
 /*
- * When an armed point fires, checked in this order on each hit: pid, comm
- * and cpu decide whether the hit is eligible; eligible hits are counted;
+ * argN and retval take KEY OP VALUE, OP one of these.  = != and & compare
+ * as unsigned long (&: every bit of VALUE is set), the others as long.
+ */
+enum pc_cmp_op {
+	PC_CMP_EQ,
+	PC_CMP_NE,
+	PC_CMP_LT,
+	PC_CMP_LE,
+	PC_CMP_GT,
+	PC_CMP_GE,
+	PC_CMP_AND,
+};
+
+/* pc_compare.key: 1 to 6 for arg1 to arg6, or this. */
+#define PC_KEY_RETVAL	7
+
+/* How many argN and retval conditions a line may give. */
+#define PC_COMPARE_MAX	8
+
+/* How a VALUE is listed: as it was written, up to case and zeros. */
+enum pc_value_form {
+	PC_FORM_DEC,		/* 4096 */
+	PC_FORM_NEG,		/* -1 */
+	PC_FORM_HEX,		/* 0x40 */
+	PC_FORM_ERRNO,		/* -EIO: pc_compare.errno_index names it */
+};
+
+struct pc_compare {
+	unsigned long value;
+	unsigned char key;		/* 1 to 6, or PC_KEY_RETVAL */
+	unsigned char op;		/* enum pc_cmp_op */
+	unsigned char form;		/* enum pc_value_form */
+	unsigned char errno_index;	/* PC_FORM_ERRNO: in parse_compare.c */
+};
+
+#ifdef __KERNEL__
+#define PC_PARSE_INLINE	__always_inline
+#else
+#define PC_PARSE_INLINE	inline
+#endif
+
+/* Whether @v, an argument or a return value, meets @c. */
+static PC_PARSE_INLINE int pc_compare_holds(const struct pc_compare *c,
+					    unsigned long v)
+{
+	switch (c->op) {
+	case PC_CMP_EQ:
+		return v == c->value;
+	case PC_CMP_NE:
+		return v != c->value;
+	case PC_CMP_LT:
+		return (long)v < (long)c->value;
+	case PC_CMP_LE:
+		return (long)v <= (long)c->value;
+	case PC_CMP_GT:
+		return (long)v > (long)c->value;
+	case PC_CMP_GE:
+		return (long)v >= (long)c->value;
+	case PC_CMP_AND:
+		return (v & c->value) == c->value;
+	}
+	return 0;
+}
+
+/*
+ * A return register as retval compares it.  A function that returns an
+ * int leaves the upper half of the register zero (x86-64 and arm64 zero
+ * it on a 32-bit write): its low half is then read as a signed int, so
+ * that retval<0 and retval=-EIO hold for int and long functions alike.
+ * The cost: a long in [2^31, 2^32) reads as negative.
+ */
+static PC_PARSE_INLINE unsigned long pc_retval_value(unsigned long reg)
+{
+	if (!(reg >> 16 >> 16))
+		return (unsigned long)(long)(int)(unsigned int)reg;
+	return reg;
+}
+
+/*
+ * When an armed point fires, checked in this order on each hit: pid, comm,
+ * cpu and the argN conditions (at an entry) decide whether the hit is
+ * eligible; eligible hits are counted;
  * the point fires on the after-th eligible hit and then on every every-th
  * one, each time with the given probability, and no more than "times"
  * times in all.
  */
 struct pc_conditions {
-	unsigned long after;		/* 1: from the first eligible hit */
-	unsigned long every;		/* 1: every eligible hit from then on */
-	long times;			/* 1; -1 for no limit */
-	unsigned int probability;	/* percent, 100 */
+	/* First what every hit reads: one cache line in struct pc_point. */
 	int pid;			/* -1: any task */
 	int cpu;			/* -1: any CPU */
 	char comm[PC_COMM_MAX];		/* "": any name */
 	unsigned int given;		/* PC_OPT_* bits set on the line */
+	unsigned int probability;	/* percent, 100 */
+	unsigned long after;		/* 1: from the first eligible hit */
+	unsigned long every;		/* 1: every eligible hit from then on */
+	long times;			/* 1; -1 for no limit */
+	unsigned int ncompare;		/* argN and retval conditions, */
+	struct pc_compare compare[PC_COMPARE_MAX];	/* all must hold */
 };
 
 /* The largest pid the kernel hands out (PID_MAX_LIMIT on 64-bit). */
@@ -122,6 +207,27 @@ void pc_conditions_init(struct pc_conditions *cond);
  */
 size_t pc_conditions_format(const struct pc_conditions *cond, char *buf,
 			    size_t size);
+
+/*
+ * parse_compare.c: parse the OP VALUE of argN or retval (@key) at
+ * line[*pos], the KEY just before it, into @cond; @place: the line's
+ * place, PC_PLACE_*.  Its errno names: pc_errno_name() gives the name at
+ * an index, or NULL.
+ */
+enum {
+	PC_PLACE_ENTRY,		/* SYMBOL, or SYMBOL+0 */
+	PC_PLACE_OFFSET,	/* SYMBOL+OFFSET */
+	PC_PLACE_RETURN,	/* SYMBOL%return */
+};
+
+int pc_parse_compare(const char *line, size_t len, size_t *pos,
+		     size_t key_pos, unsigned int key, int place,
+		     struct pc_conditions *cond, struct pc_parse_error *error);
+const char *pc_errno_name(unsigned int index);
+
+/* Append " KEY OP VALUE" for each of @cond's compares to @buf. */
+void pc_compares_format(const struct pc_conditions *cond, char *buf,
+			size_t size, size_t *used);
 
 /* Index of the crash type called @name (@len bytes), or -1. */
 int pc_crash_type_index(const char *name, size_t len);

@@ -174,13 +174,19 @@ static inline unsigned long pc_arch_swap_return(struct pt_regs *regs,
 static inline unsigned long pc_arch_ftrace_site(struct kprobe *kp)
 {
 	const __le32 *insn = (const __le32 *)kp->addr;
-	u32 site;
+	u32 site, first;
 	int i;
 
 	if (!IS_ENABLED(CONFIG_DYNAMIC_FTRACE))
 		return 0;
 	for (i = 0; i < 2; i++) {
-		if (le32_to_cpu(insn[i]) != PC_MOV_X9_X30)
+		/*
+		 * The probe's BRK may stand in the first instruction (it is
+		 * enabled at a hit, or another probe there is): kprobes kept
+		 * the original.
+		 */
+		first = i ? le32_to_cpu(insn[i]) : kp->opcode;
+		if (first != PC_MOV_X9_X30)
 			continue;
 		site = le32_to_cpu(insn[i + 1]);
 		if (site == PC_NOP || aarch64_insn_is_bl(site))

@@ -194,8 +194,9 @@ static int pc_control_show(struct seq_file *m, void *unused)
 		 */
 		seq_printf(m, "%s %s%s hits=%lu ", point->where,
 			   point->type->name, point->options, hits + dropped);
-		/* Only pid=, comm= and cpu= make a hit not eligible. */
-		if (point->cond.given & (PC_OPT_PID | PC_OPT_COMM | PC_OPT_CPU))
+		/* pid=, comm=, cpu=, argN and retval make hits not eligible. */
+		if (point->cond.given & (PC_OPT_PID | PC_OPT_COMM | PC_OPT_CPU |
+					 PC_OPT_ARG | PC_OPT_RETVAL))
 			seq_printf(m, "eligible=%ld ",
 				   atomic_long_read(&point->eligible));
 		seq_printf(m, "filtered=%ld fired=%ld missed=%lu ",

@@ -21,8 +21,11 @@
 #include "provoke_crash.h"
 #include "provoke_crash_parse.h"
 
-/* " after=N every=N times=N probability=N pid=N comm=NAME cpu=N", NUL. */
-#define PC_OPTIONS_MAX	160
+/*
+ * " after=N every=N times=N probability=N pid=N comm=NAME cpu=N", then up
+ * to PC_COMPARE_MAX " argN>=VALUE" (at most 27 bytes each), NUL.
+ */
+#define PC_OPTIONS_MAX	(160 + PC_COMPARE_MAX * 28)
 
 /*
  * Where a point is in its life.  control.c's writes change it, through
@@ -76,7 +79,6 @@ struct pc_point {
 	bool fast;		/* fires through probe_ftrace.c, not the kprobe */
 	enum pc_point_state state;	/* READ_ONCE() without the lock */
 	const struct pc_crash_type *type;
-	struct pc_conditions cond;
 	int context;		/* PC_CTX_* the handler runs in */
 	bool redirect;		/* the crash runs in the path: context=path */
 	unsigned long id;	/* unique: how a crash in a path names it */
@@ -87,16 +89,26 @@ struct pc_point {
 	 */
 	atomic_long_t hits;	/* every time the probe was hit while armed */
 	/*
-	 * Hits that passed pid, comm and cpu and went on to after= and
+	 * Hits that passed pid, comm, cpu and the argN conditions, or at a
+	 * non-fatal %return point retval's, and went on to after= and
 	 * every=.  A fast point's hit that its callback must refuse (ftrace
 	 * recursion, or RCU not watching) passed them but goes straight to
-	 * missed: it counts in hits and missed only (probe_ftrace.c).
+	 * missed: it counts in hits and missed only (probe_ftrace.c).  A
+	 * fatal %return point decides at the entry, before retval is
+	 * known: a call that then fails retval was eligible, and moves from
+	 * fired back to filtered at the landing (pc_point_filtered_late()).
 	 */
 	atomic_long_t eligible;
 	atomic_long_t claimed;	/* firings granted against times= */
 	atomic_long_t fired;	/* ran, and completed or never came back */
 	atomic_long_t missed;	/* could not run there, or refused: above */
 	unsigned long miss_told;	/* bit 0: the first such miss was logged */
+	/*
+	 * After the counters: pid, comm and cpu, which every hit reads, stay
+	 * near hits, which every hit counts; the argN and retval conditions
+	 * at its end come after them.
+	 */
+	struct pc_conditions cond;
 	char where[PC_PLACE_MAX];	/* SYMBOL[+OFFSET|%return] as listed */
 	char options[PC_OPTIONS_MAX];	/* as listed: the non-default ones */
 	char symbol[PC_SYMBOL_MAX];
@@ -143,6 +155,14 @@ static __always_inline bool pc_hit_passes(struct pc_point *point)
 		return false;
 	return true;
 }
+
+/*
+ * Whether every argN (at an entry) or retval (at a kretprobe's return)
+ * condition of @cond holds on a probe's registers (probe_kprobe.c).  Out
+ * of line: the loop and its registers would cost every hit of every
+ * point, given or not.
+ */
+bool pc_compares_hold(const struct pc_conditions *cond, struct pt_regs *regs);
 
 /*
  * Whether a hit that passed pid, comm and cpu passes the rest, in the
@@ -215,16 +235,24 @@ static __always_inline enum pc_hit pc_point_fire(struct pc_point *point,
  * point, so that they count alike: each hit is exactly one of filtered,
  * fired or missed.  @context tells the path's context, asked only for a
  * hit that passed the conditions (the cost of a hit that does not fire
- * stays the conditions' alone).  probe_ftrace.c, which must guard itself
- * after pid, comm and cpu, takes the same three steps apart:
- * pc_hit_passes(), pc_should_fire(), pc_point_fire().
+ * stays the conditions' alone).  @compares: which of argN (PC_OPT_ARG,
+ * at an entry) and retval (PC_OPT_RETVAL, at a kretprobe's return)
+ * @regs can tell; a point without them pays one bit test.
+ * probe_ftrace.c, which must guard itself after pid, comm, cpu and argN,
+ * takes the same three steps apart: pc_hit_passes() and its argN check,
+ * pc_should_fire(), pc_point_fire().
  */
 static __always_inline enum pc_hit
 pc_point_decide(struct pc_point *point,
 		int (*context)(struct pc_point *, struct pt_regs *),
-		struct pt_regs *regs)
+		struct pt_regs *regs, unsigned int compares)
 {
-	if (!pc_hit_passes(point) || !pc_should_fire(point))
+	if (!pc_hit_passes(point))
+		return PC_HIT_FILTERED;
+	if (unlikely(point->cond.given & compares) &&
+	    !pc_compares_hold(&point->cond, regs))
+		return PC_HIT_FILTERED;
+	if (!pc_should_fire(point))
 		return PC_HIT_FILTERED;
 	return pc_point_fire(point, context(point, regs));
 }
@@ -248,6 +276,13 @@ static __always_inline void pc_point_run_here(struct pc_point *point)
  * been disarmed and freed while the crash ran.
  */
 void pc_point_missed_late(unsigned long id);
+
+/*
+ * A fatal %return point's hit that fired at the entry and whose retval
+ * conditions then failed at the landing: it moves from fired to
+ * filtered and gives back its claim on times= (points.c; any context).
+ */
+void pc_point_filtered_late(unsigned long id);
 
 /*
  * probe_kprobe.c: the kprobe and kretprobe handlers.

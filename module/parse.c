@@ -12,9 +12,11 @@
  * hex.  Blanks are spaces and tabs.
  * KEY is one of after, every, times, probability, pid, comm, cpu; each may
  * be given once, and its value is a decimal number (comm: a task name).
+ * argN and retval take KEY OP VALUE and may repeat: parse_compare.c.
  */
 #include "provoke_crash_defs.h"
 #include "provoke_crash_parse.h"
+#include "parse_private.h"
 
 static const struct {
 	const char *name;
@@ -46,7 +48,7 @@ int pc_crash_type_index(const char *name, size_t len)
 	return -1;
 }
 
-static int pc_is_blank(char c)
+int pc_is_blank(char c)
 {
 	return c == ' ' || c == '\t';
 }
@@ -58,7 +60,7 @@ static int pc_is_symbol_char(char c)
 	       (c >= '0' && c <= '9') || c == '_' || c == '.';
 }
 
-static int pc_digit_value(char c, unsigned int base)
+int pc_digit_value(char c, unsigned int base)
 {
 	int v;
 
@@ -73,8 +75,8 @@ static int pc_digit_value(char c, unsigned int base)
 	return v < (int)base ? v : -1;
 }
 
-static int pc_fail(struct pc_parse_error *error, int err, size_t pos,
-		   const char *why)
+int pc_fail(struct pc_parse_error *error, int err, size_t pos,
+	    const char *why)
 {
 	error->err = err;
 	error->pos = pos;
@@ -86,9 +88,8 @@ static int pc_fail(struct pc_parse_error *error, int err, size_t pos,
 }
 
 /* The same, naming the @len bytes at @line[@pos] and what @valid is there. */
-static int pc_fail_named(struct pc_parse_error *error, int err,
-			 const char *line, size_t pos, size_t len,
-			 const char *why, const char *valid)
+int pc_fail_named(struct pc_parse_error *error, int err, const char *line,
+		  size_t pos, size_t len, const char *why, const char *valid)
 {
 	pc_fail(error, err, pos, why);
 	error->what = line + pos;
@@ -294,12 +295,12 @@ static const struct pc_option {
 	{ "pid", PC_OPT_PID, 1, PC_PID_MAX, "pid must be 1 to 4194304" },
 	{ "comm", PC_OPT_COMM, 0, 0, NULL },
 	{ "cpu", PC_OPT_CPU, 0, PC_CPU_MAX, "cpu must be 0 to 8191" },
-	{ NULL },
+	{ .key = NULL },
 };
 
 /* What an unknown key is told: the keys of pc_options, in its order. */
 static const char pc_option_keys[] =
-	"valid keys: after, every, times, probability, pid, comm, cpu";
+	"valid keys: after, every, times, probability, pid, comm, cpu, arg1 to arg6, retval";
 
 void pc_conditions_init(struct pc_conditions *cond)
 {
@@ -311,34 +312,69 @@ void pc_conditions_init(struct pc_conditions *cond)
 	cond->cpu = -1;
 	cond->comm[0] = '\0';
 	cond->given = 0;
+	cond->ncompare = 0;
 }
 
-/* Parse one KEY=VALUE at line[*pos] into @cond. */
+/* The first character of an operator (pc_parse_compare() reads it whole). */
+static int pc_is_op_char(char c)
+{
+	return c == '=' || c == '!' || c == '<' || c == '>' || c == '&';
+}
+
+/* argN (1 to 6) or retval: its pc_compare.key, or 0. */
+static unsigned int pc_compare_key(const char *key, size_t n)
+{
+	static const char retval[] = "retval";
+	size_t i;
+
+	if (n == 4 && key[0] == 'a' && key[1] == 'r' && key[2] == 'g' &&
+	    key[3] >= '1' && key[3] <= '6')
+		return (unsigned int)(key[3] - '0');
+	for (i = 0; i < n && retval[i] && retval[i] == key[i]; i++)
+		;
+	return i == n && !retval[i] ? PC_KEY_RETVAL : 0;
+}
+
+/* Parse one KEY=VALUE, or KEY OP VALUE, at line[*pos] into @cond. */
 static int pc_parse_option(const char *line, size_t len, size_t *pos,
-			   struct pc_conditions *cond,
+			   int place, struct pc_conditions *cond,
 			   struct pc_parse_error *error)
 {
 	size_t start = *pos, i = *pos, k, n;
 	const struct pc_option *opt = NULL;
+	unsigned int key;
 	long value;
 	int ret;
 
-	while (i < len && line[i] != '=' && !pc_is_blank(line[i]))
+	while (i < len && !pc_is_op_char(line[i]) && !pc_is_blank(line[i]))
 		i++;
-	if (i >= len || line[i] != '=')
-		return pc_fail(error, -EINVAL, start, "expected KEY=VALUE");
+	if (i >= len || !pc_is_op_char(line[i]))
+		return pc_fail(error, -EINVAL, start,
+			       "expected KEY=VALUE or KEY OP VALUE");
+	key = pc_compare_key(line + start, i - start);
+	if (key) {
+		ret = pc_parse_compare(line, len, &i, start, key, place,
+				       cond, error);
+		if (!ret)
+			*pos = i;
+		return ret;
+	}
 	for (k = 0; pc_options[k].key; k++) {
-		const char *key = pc_options[k].key;
+		const char *name = pc_options[k].key;
 
 		n = 0;
-		while (start + n < i && key[n] && key[n] == line[start + n])
+		while (start + n < i && name[n] && name[n] == line[start + n])
 			n++;
-		if (start + n == i && key[n] == '\0')
+		if (start + n == i && name[n] == '\0')
 			opt = &pc_options[k];
 	}
 	if (!opt)
 		return pc_fail_named(error, -EINVAL, line, start, i - start,
 				     "unknown option", pc_option_keys);
+	if (line[i] != '=')
+		return pc_fail_named(error, -EINVAL, line, start, i - start,
+				     "this key takes only '='",
+				     "argN and retval take = != < <= > >= &");
 	if (cond->given & opt->bit)
 		return pc_fail(error, -EINVAL, start, "option given twice");
 	cond->given |= opt->bit;
@@ -392,14 +428,14 @@ static int pc_parse_option(const char *line, size_t len, size_t *pos,
 }
 
 /* Append @str to @buf at *@used, never past @size - 1. */
-static void pc_put(char *buf, size_t size, size_t *used, const char *str)
+void pc_put(char *buf, size_t size, size_t *used, const char *str)
 {
 	while (*str && *used + 1 < size)
 		buf[(*used)++] = *str++;
 	buf[*used] = '\0';
 }
 
-static void pc_put_number(char *buf, size_t size, size_t *used, long value)
+void pc_put_number(char *buf, size_t size, size_t *used, long value)
 {
 	char digits[24];
 	unsigned long v = value < 0 ? 0UL - (unsigned long)value : (unsigned long)value;
@@ -451,6 +487,7 @@ size_t pc_conditions_format(const struct pc_conditions *cond, char *buf,
 		pc_put(buf, size, &used, " cpu=");
 		pc_put_number(buf, size, &used, cond->cpu);
 	}
+	pc_compares_format(cond, buf, size, &used);
 	return used;
 }
 
@@ -458,7 +495,7 @@ int pc_parse_line(const char *line, size_t len, struct pc_line *out,
 		  struct pc_parse_error *error)
 {
 	size_t i = pc_skip_blanks(line, len, 0), start;
-	int ret;
+	int ret, place;
 
 	out->type = -1;
 	out->on_return = 0;
@@ -492,13 +529,16 @@ int pc_parse_line(const char *line, size_t len, struct pc_line *out,
 	while (i < len && !pc_is_blank(line[i]))
 		i++;
 	out->type = pc_crash_type_index(line + start, i - start);
+	place = out->on_return ? PC_PLACE_RETURN :
+		out->offset ? PC_PLACE_OFFSET : PC_PLACE_ENTRY;
 	if (out->type < 0)
 		return pc_fail_named(error, -EINVAL, line, start, i - start,
 				     "unknown crash type",
 				     "the types file lists them");
 	for (i = pc_skip_blanks(line, len, i); i < len;
 	     i = pc_skip_blanks(line, len, i)) {
-		ret = pc_parse_option(line, len, &i, &out->cond, error);
+		ret = pc_parse_option(line, len, &i, place, &out->cond,
+				      error);
 		if (ret)
 			return ret;
 	}

@@ -224,6 +224,17 @@ static int pc_point_validate(struct pc_point *point)
 		return -EINVAL;
 	}
 	/*
+	 * retval on a diverted return is decided at the landing, which lets
+	 * the caller go on when it fails: only where the function has an
+	 * ftrace site (pc_path_land()).
+	 */
+	if (point->redirect && point->on_return &&
+	    (point->cond.given & PC_OPT_RETVAL) && !pc_arch_ftrace_site(kp)) {
+		pr_warn("crashpoints: %s: %s with retval: when retval fails the function must return to its caller, which a %%return point of a fatal type can do only at a function ftrace can patch; use a non-fatal type here, or no retval\n",
+			point->where, type->name);
+		return -EINVAL;
+	}
+	/*
 	 * A crash sent into the path anywhere but at a fast entry (whose
 	 * path resumes, the hit counted missed) cannot give the path back
 	 * if it does not happen: refuse a type this kernel cannot catch.

@@ -5,13 +5,14 @@
  * staged, all or none; commit or abort; drop; free, one batch per wait).
  * A point is made and put on the list as STAGED by point_stage.c.
  *
- * Every function here but pc_point_missed_late() runs under
+ * Every function here but pc_point_missed_late() and
+ * pc_point_filtered_late() runs under
  * pc_points_lock, the only writer of the list.  A point is
  * registered disabled and goes live only in pc_points_enable(), once its
  * whole write has been checked: a point that is refused, or whose write
  * is, never fires.
  *
- * The list is also an RCU list, for pc_point_missed_late(): a point
+ * The list is also an RCU list, for those two: a point
  * leaves it (list_del_rcu()) before its probes are taken out, and is
  * freed only after that has waited for a grace period.
  */
@@ -35,6 +36,23 @@
  */
 DEFINE_MUTEX(pc_points_lock);
 LIST_HEAD(pc_points);
+
+void notrace pc_point_filtered_late(unsigned long id)
+{
+	struct pc_point *point;
+
+	rcu_read_lock();
+	list_for_each_entry_rcu(point, &pc_points, list)
+		if (point->id == id) {
+			atomic_long_dec(&point->fired);
+			if (point->cond.times >= 0)
+				atomic_long_dec(&point->claimed);
+			break;
+		}
+	rcu_read_unlock();
+}
+
+NOKPROBE_SYMBOL(pc_point_filtered_late);
 
 void notrace pc_point_missed_late(unsigned long id)
 {

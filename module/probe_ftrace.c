@@ -17,8 +17,9 @@
  * shared: not through the assist function, whose guard, RCU check and
  * indirect call cost more than the rest of a hit that does not fire.  So
  * the callback guards itself, in two steps.  With interrupts off it
- * finds the point, counts the hit and checks pid, comm and cpu, calling
- * nothing: a hit turned away there costs that alone.  An eligible hit
+ * finds the point, counts the hit and checks pid, comm, cpu and the
+ * arguments (argN), calling nothing: a hit turned away there costs that
+ * alone.  An eligible hit
  * then needs RCU watching and the recursion lock (else it is missed),
  * and gives the path its interrupts back.  The callback then sees the
  * path's real state less the levels of preemption above it
@@ -164,19 +165,63 @@ static void notrace pc_entry_decide(struct pc_point *point,
 }
 
 /*
- * An eligible hit, interrupts still off.  With RCU not watching (on the
- * way into idle) or the recursion lock taken (a point in what a hit
- * calls) it cannot run here: missed.  RCU first, as 6.12's lock warns
- * without it when CONFIG_FTRACE_VALIDATE_RCU_IS_WATCHING is set.  Out of
- * line: a hit turned away never pays for what this needs.
+ * The @n-th argument (from 0) as the callback's registers hold it: both
+ * arches save the argument registers for any ops.  Without
+ * DYNAMIC_FTRACE_WITH_ARGS (arm64 6.1) ftrace_regs is a pt_regs; with
+ * it, 6.1's x86-64 has no accessor yet but keeps one too.
+ */
+#if !defined(CONFIG_HAVE_DYNAMIC_FTRACE_WITH_ARGS)
+#define pc_fregs_argument(fregs, n) \
+	regs_get_kernel_argument(ftrace_get_regs(fregs), n)
+#elif defined(ftrace_regs_get_argument) || defined(CONFIG_ARM64)
+#define pc_fregs_argument(fregs, n)	ftrace_regs_get_argument(fregs, n)
+#else
+#define pc_fregs_argument(fregs, n) \
+	regs_get_kernel_argument(&(fregs)->regs, n)
+#endif
+
+/*
+ * Whether a hit's argN conditions hold: loads only.  Out of line, as
+ * regs_get_kernel_argument() brings a stack-protected path (for stack
+ * arguments) that an eligible hit without argN should not pay for.
+ */
+static noinline bool notrace pc_entry_args_hold(struct pc_point *point,
+						struct ftrace_regs *fregs)
+{
+	const struct pc_conditions *cond = &point->cond;
+	unsigned int i;
+
+	for (i = 0; i < cond->ncompare; i++)
+		if (!pc_compare_holds(&cond->compare[i],
+				      pc_fregs_argument(fregs,
+							cond->compare[i].key - 1)))
+			return false;
+	return true;
+}
+
+/*
+ * A hit that passed pid, comm and cpu, interrupts still off.  First its
+ * argN conditions, if it has any: a hit they turn away is filtered.
+ * Then, with RCU not watching (on the way into idle) or the recursion
+ * lock taken (a point in what a hit calls) it cannot run here: missed.
+ * RCU first, as 6.12's lock warns without it when
+ * CONFIG_FTRACE_VALIDATE_RCU_IS_WATCHING is set.  Out of line: a hit
+ * turned away by pid, comm or cpu never pays for what this needs.
  */
 static noinline void notrace pc_entry_eligible(struct pc_point *point,
 					       unsigned long ip,
 					       unsigned long parent_ip,
 					       unsigned long flags,
-					       unsigned long caller)
+					       unsigned long caller,
+					       struct ftrace_regs *fregs)
 {
 	int bit = -1;
+
+	if (unlikely(point->cond.given & PC_OPT_ARG) &&
+	    !pc_entry_args_hold(point, fregs)) {
+		raw_local_irq_restore(flags);
+		return;
+	}
 
 	if (rcu_is_watching())
 		bit = ftrace_test_recursion_trylock(ip, parent_ip);
@@ -206,7 +251,8 @@ static void notrace pc_entry_hit(unsigned long ip, unsigned long parent_ip,
 	point = pc_entry_find(ip);
 	if (point && pc_hit_passes(point))
 		pc_entry_eligible(point, ip, parent_ip, flags,
-				  (unsigned long)__builtin_return_address(0));
+				  (unsigned long)__builtin_return_address(0),
+				  fregs);
 	else
 		raw_local_irq_restore(flags);
 }

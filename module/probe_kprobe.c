@@ -65,6 +65,26 @@ static int pc_return_context(struct pc_point *point, struct pt_regs *regs)
 
 NOKPROBE_SYMBOL(pc_return_context);
 
+bool pc_compares_hold(const struct pc_conditions *cond, struct pt_regs *regs)
+{
+	const struct pc_compare *c;
+	unsigned long value;
+	unsigned int i;
+
+	for (i = 0; i < cond->ncompare; i++) {
+		c = &cond->compare[i];
+		if (c->key == PC_KEY_RETVAL)
+			value = pc_retval_value(regs_return_value(regs));
+		else
+			value = regs_get_kernel_argument(regs, c->key - 1);
+		if (!pc_compare_holds(c, value))
+			return false;
+	}
+	return true;
+}
+
+NOKPROBE_SYMBOL(pc_compares_hold);
+
 /* Never called: its presence keeps kprobes from optimizing the probe. */
 void pc_point_post(struct kprobe *kp, struct pt_regs *regs,
 		   unsigned long flags)
@@ -79,7 +99,8 @@ int pc_point_hit(struct kprobe *kp, struct pt_regs *regs)
 	/* Enabled, but its write has not committed (or will not). */
 	if (!pc_point_counts(point))
 		return 0;
-	switch (pc_point_decide(point, pc_trapped_context, regs)) {
+	/* At an entry: argN (a %return point's entry has none). */
+	switch (pc_point_decide(point, pc_trapped_context, regs, PC_OPT_ARG)) {
 	case PC_HIT_FILTERED:
 	case PC_HIT_MISSED:
 		return 0;
@@ -127,7 +148,8 @@ int pc_point_return(struct kretprobe_instance *ri, struct pt_regs *regs)
 	point = container_of(rp, struct pc_point, rp);
 	/* Never PC_HIT_RUN_IN_PATH: fatal %return points are entry probes. */
 	if (pc_point_counts(point) &&
-	    pc_point_decide(point, pc_return_context, regs) == PC_HIT_RUN_HERE)
+	    pc_point_decide(point, pc_return_context, regs, PC_OPT_RETVAL) ==
+	    PC_HIT_RUN_HERE)
 		pc_point_run_here(point);
 	return 0;
 }

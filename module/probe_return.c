@@ -27,6 +27,7 @@
  */
 #include <linux/kprobes.h>
 #include <linux/sched.h>
+#include <linux/string.h>
 
 #include "arch.h"
 #include "crashpoint.h"
@@ -81,6 +82,23 @@ enum pc_divert pc_return_divert(struct pc_point *point, struct pt_regs *regs)
 	/* See pc_path_land(): whether its caller may go on. */
 	path->resumable = pc_arch_ftrace_site(&point->rp.kp) &&
 			  !is_idle_task(current);
+	/*
+	 * retval is decided at the landing, which must let the caller go on
+	 * when it fails (point_stage.c refuses such a point at a place that
+	 * never can): not in the idle task.
+	 */
+	if (point->cond.given & PC_OPT_RETVAL) {
+		if (!path->resumable) {
+			pr_warn_ratelimited("crashpoints: %s: %s missed: retval is decided where the function returns, and the idle task cannot go on from there\n",
+					    point->where, point->type->name);
+			pc_path_give_back(path);
+			return PC_DIVERT_NONE;
+		}
+		path->filtered = pc_point_filtered_late;
+		path->ncompare = point->cond.ncompare;
+		memcpy(path->retval, point->cond.compare,
+		       sizeof(path->retval[0]) * path->ncompare);
+	}
 	frame = pc_arch_return_frame(regs);
 	BUILD_BUG_ON(offsetof(struct pc_path, shift_bytes) !=
 		     offsetof(struct pc_path, shift_resume) + sizeof(long));

@@ -26,7 +26,8 @@ noinline notrace unsigned long pc_return_landed_c(unsigned long *record)
 		pc_return_no_slot();
 	ret = path->ret_addr;
 	record[1] = ret;
-	pc_path_land(path, frame);
+	/* The stub saved x0, the return value, after the record. */
+	pc_path_land(path, frame, record[2]);
 	return ret;
 }
 

@@ -41,7 +41,7 @@ pc_return_crash(unsigned long *ret_slot, bool swapped, unsigned long ax,
 			pc_return_no_slot();
 		*ret_slot = path->ret_addr;
 	}
-	pc_path_land(path, frame);
+	pc_path_land(path, frame, ax);
 	return (struct pc_return_value){ .ax = ax, .dx = dx };
 }
 

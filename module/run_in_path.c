@@ -126,6 +126,7 @@ struct pc_path *notrace pc_path_claim(const struct pc_crash_type *type,
 		path->ret_addr = 0;
 		path->ran = false;
 		path->resumable = false;
+		path->ncompare = 0;
 		path->seq = atomic_long_inc_return(&pc_path_seq);
 		strscpy(path->where, where, sizeof(path->where));
 		irq_work_queue(&pc_reclaim_irq_work);
@@ -251,12 +252,32 @@ void pc_path_give_back(struct pc_path *path)
  */
 static bool pc_path_resumed;
 
-static void pc_path_land_one(struct pc_path *path)
+/* Whether the function's return value passes the slot's conditions. */
+static bool pc_path_retval_holds(const struct pc_path *path,
+				 unsigned long retval)
+{
+	unsigned long value = pc_retval_value(retval);
+	unsigned int i;
+
+	for (i = 0; i < path->ncompare; i++)
+		if (!pc_compare_holds(&path->retval[i], value))
+			return false;
+	return true;
+}
+
+static void pc_path_land_one(struct pc_path *path, unsigned long retval)
 {
 	int ret;
 
 	if (!path->resumable)
 		pc_path_run(path);
+	/* Not this return value: the function returns as if never diverted. */
+	if (!pc_path_retval_holds(path, retval)) {
+		path->filtered(path->point_id);
+		WRITE_ONCE(pc_path_resumed, true);
+		pc_path_give_back(path);
+		return;
+	}
 	ret = pc_path_attempt(path);
 	if (ret == -EINPROGRESS) {
 		pc_path_cannot_resume(path, ret);
@@ -273,10 +294,11 @@ static void pc_path_land_one(struct pc_path *path)
  * A diverted function that tail-called another diverted one shares its
  * frame: each diversion of @frame lands, the newest (@path) first.
  */
-void pc_path_land(struct pc_path *path, unsigned long frame)
+void pc_path_land(struct pc_path *path, unsigned long frame,
+		  unsigned long retval)
 {
 	do {
-		pc_path_land_one(path);
+		pc_path_land_one(path, retval);
 		path = pc_path_find_frame(frame);
 	} while (path && path->frame == frame);
 }

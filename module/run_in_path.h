@@ -37,6 +37,14 @@ struct pc_path {
 	unsigned long seq;		/* claim order: the newest wins a tie */
 	bool ran;			/* its crash was started */
 	bool resumable;			/* %return: its caller may go on */
+	/*
+	 * %return: the point's retval conditions, decided at the landing;
+	 * if they fail, the slot calls @filtered(@point_id) and the caller
+	 * goes on (only set when ->resumable).
+	 */
+	void (*filtered)(unsigned long point_id);
+	unsigned int ncompare;
+	struct pc_compare retval[PC_COMPARE_MAX];
 	char where[PC_PLACE_MAX];
 };
 
@@ -88,7 +96,9 @@ void pc_path_give_back(struct pc_path *path);
 
 /*
  * A %return landing: run the crash of each slot diverted at @frame,
- * @path (the newest) first, where the function returned;
+ * @path (the newest) first, where the function returned @retval (its
+ * return register), unless the slot's retval conditions fail on it:
+ * then the hit is filtered and the slot given back;
  * if it returns, say so, count the hit missed and give the slot back, so
  * that the caller goes on with what the function returned.  Only when
  * ->resumable (a C function, with an ftrace site: the landing keeps only
@@ -97,7 +107,8 @@ void pc_path_give_back(struct pc_path *path);
  * the crash is deferred and never came (what it set up is still there):
  * else the path cannot resume, as pc_path_run().
  */
-void pc_path_land(struct pc_path *path, unsigned long frame);
+void pc_path_land(struct pc_path *path, unsigned long frame,
+		  unsigned long retval);
 
 /* Entered instead of the probed instruction, with the slot as argument. */
 void __noreturn pc_redirected(struct pc_path *path);

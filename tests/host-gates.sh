@@ -7,7 +7,10 @@
 # shellcheck shell=bash disable=SC2154
 
 host_gates() {
-	"$PC_ROOT/tests/unit/parse_test" >"$results/unit.ktap" 2>&1
+	{
+		"$PC_ROOT/tests/unit/parse_test"
+		"$PC_ROOT/tests/unit/compare_test"
+	} >"$results/unit.ktap" 2>&1
 	fuzz_seconds=${PC_FUZZ_SECONDS:-30}
 	if make -s -C "$PC_ROOT/tests/fuzz" run FUZZ_SECONDS="$fuzz_seconds" >"$results/fuzz.log" 2>&1; then
 		{

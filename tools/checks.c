@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "checks.h"
+#include "provoke_crash_parse.h"
 
 static int setup_error(const char *what, const char *fix)
 {
@@ -82,6 +83,23 @@ int pc_check_environment(void)
 				   "insmod module/provoke_crash.ko (or modprobe provoke_crash)");
 	}
 	return 0;
+}
+
+int pc_check_line(const char *line, size_t len)
+{
+	struct pc_parse_error error;
+	struct pc_line parsed;
+
+	if (!pc_parse_line(line, len, &parsed, &error))
+		return 0;
+	fprintf(stderr, "provoke-crash: column %zu: %s", error.pos + 1,
+		error.why);
+	if (error.what_len)
+		fprintf(stderr, " '%.*s' (%s)", (int)error.what_len, error.what,
+			error.valid);
+	fprintf(stderr, "\n  %.*s\n  %*s^\n", (int)len, line, (int)error.pos,
+		"");
+	return EXIT_USAGE;
 }
 
 /*

@@ -3,6 +3,8 @@
 #ifndef PC_TOOL_CHECKS_H
 #define PC_TOOL_CHECKS_H
 
+#include <stddef.h>
+
 #define PC_DEBUGFS_MOUNT "/sys/kernel/debug"
 #define PC_DEBUGFS PC_DEBUGFS_MOUNT "/provoke-crash"
 
@@ -19,6 +21,12 @@ int pc_check_environment(void);
  * is not blacklisted; MODULE:SYMBOL notes when SYMBOL alone is unique.
  */
 int pc_check_symbol(const char *place);
+
+/*
+ * The module's own parser (module/parse.c) on an arm line of @len bytes,
+ * before it is written: 0, or EXIT_USAGE with the reason and the column.
+ */
+int pc_check_line(const char *line, size_t len);
 
 /* Where the kernel log is now, so that pc_module_reason() reads only newer lines. */
 int pc_kmsg_open(void);

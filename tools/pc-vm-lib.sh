@@ -230,7 +230,8 @@ pc_build() {
 		"$PC_ROOT/tests/guest/pc-guest.c" || pc_die "pc-guest build failed"
 	$cc -static -O2 -Wall -Wextra -Werror -I"$PC_ROOT/include" \
 		-o "$dir/provoke-crash" "$PC_ROOT/tools/provoke-crash.c" \
-		"$PC_ROOT/tools/checks.c" ||
+		"$PC_ROOT/tools/checks.c" "$PC_ROOT/module/parse.c" \
+		"$PC_ROOT/module/parse_compare.c" ||
 		pc_die "provoke-crash build failed"
 }
 

@@ -35,11 +35,13 @@ pcv_sources_key() {
 pcv_host_tool() {
 	local tool=$PC_OUT/host/provoke-crash key
 	key=$(cat "$PC_ROOT"/tools/provoke-crash.c "$PC_ROOT"/tools/checks.[ch] \
-		"$PC_ROOT"/include/*.h | sha256sum | cut -c1-16)
+		"$PC_ROOT"/module/parse*.[ch] "$PC_ROOT"/include/*.h |
+		sha256sum | cut -c1-16)
 	if [ "$(cat "$tool.key" 2>/dev/null)" != "$key" ] || [ ! -x "$tool" ]; then
 		mkdir -p "$PC_OUT/host"
 		gcc -O0 -I"$PC_ROOT/include" -o "$tool" "$PC_ROOT/tools/provoke-crash.c" \
-			"$PC_ROOT/tools/checks.c" || return 1
+			"$PC_ROOT/tools/checks.c" "$PC_ROOT/module/parse.c" \
+			"$PC_ROOT/module/parse_compare.c" || return 1
 		echo "$key" >"$tool.key"
 	fi
 	echo "$tool"
@@ -57,6 +59,20 @@ pcv_check_arm() {
 		pcv_usage_error "--arm '$spec': '$where' is not SYMBOL, SYMBOL+OFFSET (decimal or 0x hex) or SYMBOL%return"
 	pcv_check_type "$type" "$table" "--arm '$spec'"
 	for kv in $kv; do
+		# argN at an entry, retval at %return: KEY OP VALUE.
+		if [[ $kv =~ ^(arg[1-6]|retval)(!=|<=|>=|=|<|>|\&)(.*)$ ]]; then
+			key=${BASH_REMATCH[1]} val=${BASH_REMATCH[3]}
+			[[ $val =~ ^(-?[0-9]+|0[xX][0-9a-fA-F]+)$ ]] ||
+				{ [ "$key" = retval ] && [[ $val =~ ^-E[A-Z0-9]+$ ]]; } ||
+				pcv_usage_error "--arm '$spec': bad value in '$kv' (a number, 0x hex, or for retval -ENAME)"
+			if [ "$key" = retval ]; then
+				[[ $where == *%return ]] ||
+					pcv_usage_error "--arm '$spec': retval is known at SYMBOL%return only"
+			elif [[ $where == *%return || $where =~ \+(0[xX])?0*[1-9a-fA-F] ]]; then
+				pcv_usage_error "--arm '$spec': argN is known at a function's entry only"
+			fi
+			continue
+		fi
 		key=${kv%%=*} val=${kv#*=}
 		[ "$key" != "$kv" ] && [ -n "$val" ] ||
 			pcv_usage_error "--arm '$spec': '$kv' is not KEY=VALUE"
@@ -65,7 +81,7 @@ pcv_check_arm() {
 		times) [[ $val =~ ^(-1|[0-9]+)$ ]] ;;
 		probability) [[ $val =~ ^[0-9]+$ ]] && [ "$val" -le 100 ] ;;
 		comm) [ ${#val} -le 15 ] ;;
-		*) pcv_usage_error "--arm '$spec': unknown condition '$key' (after= every= times= probability= pid= comm= cpu=)" ;;
+		*) pcv_usage_error "--arm '$spec': unknown condition '$key' (after= every= times= probability= pid= comm= cpu=, argN or retval OP VALUE)" ;;
 		esac || pcv_usage_error "--arm '$spec': bad value in '$kv' (see --help)"
 		[[ $seen == *" $key "* ]] && pcv_usage_error "--arm '$spec': '$key' given twice"
 		seen="$seen$key "

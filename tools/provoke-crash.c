@@ -94,9 +94,11 @@ static int print_help(FILE *out, int status)
 		"                           description and LKDTM's names for it;\n"
 		"                           --rst: the docs' table; --lkdtm-rst:\n"
 		"                           the docs' LKDTM names table)\n"
-		"  arm [MOD:]SYMBOL[+OFF|%%return] TYPE [KEY=VALUE...]\n"
+		"  arm [MOD:]SYMBOL[+OFF|%%return] TYPE [KEY=VALUE|KEY OP VALUE...]\n"
 		"                           arm a crash point (keys: after, every,\n"
-		"                           times, probability, pid, comm, cpu)\n"
+		"                           times, probability, pid, comm, cpu; and\n"
+		"                           KEY OP VALUE: arg1..arg6 at an entry,\n"
+		"                           retval at %%return; OP: = != < <= > >= &)\n"
 		"  disarm [MOD:]SYMBOL[+OFF|%%return]|--all\n"
 		"                           disarm one point or all\n"
 		"  offsets [MOD:]SYMBOL     the offsets of a function kprobes takes,\n"
@@ -281,24 +283,40 @@ static int confirm(const char *type)
 	return strcmp(answer, type) == 0;
 }
 
-static int arm(int argc, char **argv)
+#define PC_ARM_LINE_MAX	4096
+
+/*
+ * The arm line for SYMBOL TYPE [KEY...] into @line (PC_ARM_LINE_MAX
+ * bytes), checked as the module will: the type, then the module's own
+ * parser (keys, operators, values, argN only at an entry, retval only at
+ * %return).  Needs no module, so it runs first.
+ */
+static int arm_line(int argc, char **argv, char *line)
 {
-	char line[4096];
 	size_t used;
-	int i, ret;
+	int i;
+
+	if (!known_type(argv[1]))
+		return EXIT_USAGE;
+	used = snprintf(line, PC_ARM_LINE_MAX, "%s %s", argv[0], argv[1]);
+	for (i = 2; i < argc && used < PC_ARM_LINE_MAX; i++)
+		used += snprintf(line + used, PC_ARM_LINE_MAX - used, " %s",
+				 argv[i]);
+	if (used + 2 > PC_ARM_LINE_MAX) {
+		fprintf(stderr, "provoke-crash: the crash point line is too long\n");
+		return EXIT_USAGE;
+	}
+	return pc_check_line(line, used);
+}
+
+/* Write an arm_line() once its symbol is known to kallsyms. */
+static int arm(char **argv, char *line)
+{
+	int ret;
 
 	ret = pc_check_symbol(argv[0]);
 	if (ret)
 		return ret;
-	if (!known_type(argv[1]))
-		return EXIT_USAGE;
-	used = snprintf(line, sizeof(line), "%s %s", argv[0], argv[1]);
-	for (i = 2; i < argc && used < sizeof(line); i++)
-		used += snprintf(line + used, sizeof(line) - used, " %s", argv[i]);
-	if (used + 2 > sizeof(line)) {
-		fprintf(stderr, "provoke-crash: the crash point line is too long\n");
-		return EXIT_USAGE;
-	}
 	strcat(line, "\n");
 	ret = write_control("crashpoints", line);
 	if (!ret)
@@ -392,7 +410,7 @@ int main(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	int c, format = PC_LIST_HUMAN, all = 0, yes = 0, ret, nargs;
-	char line[1024];
+	char line[1024], arm_text[PC_ARM_LINE_MAX];
 	const char *cmd;
 
 	while ((c = getopt_long(argc, argv, "hVtrLayA:", opts, NULL)) != -1) {
@@ -444,13 +462,18 @@ int main(int argc, char **argv)
 	    strcmp(cmd, "offsets"))
 		return print_help(stderr, EXIT_USAGE);
 
+	if (!strcmp(cmd, "arm") && nargs >= 2) {
+		ret = arm_line(nargs, argv + optind, arm_text);
+		if (ret)
+			return ret;
+	}
 	ret = pc_check_environment();
 	if (ret)
 		return ret;
 	if (!strcmp(cmd, "status") && nargs == 0)
 		return show_status();
 	if (!strcmp(cmd, "arm") && nargs >= 2)
-		return arm(nargs, argv + optind);
+		return arm(argv + optind, arm_text);
 	if (!strcmp(cmd, "offsets") && nargs == 1)
 		return list_offsets(argv[optind]);
 	if (!strcmp(cmd, "disarm") && all && nargs == 0)

@@ -43,9 +43,10 @@ STEP = os.path.join(ROOT, 'tests', 'bench-step')
 # The run's other results, after the cases' and the unit tests', in
 # this order: the files their steps write, empty until then.
 SIDE_RESULTS = ('vm', 'vm-late', 'lint', 'docs', 'fuzz', 'junit', 'shard', 'kdump-crash')
-# The unit tests' report until the host gates write it: a run that
-# leaves them out has nothing to report of them.
-UNIT_DONE = '# unit tests done'
+# The unit tests' report until the host gates write it (a run that
+# leaves them out has nothing to report of them), and what each C unit
+# test prints last: without it, it did not finish.
+UNIT_DONE = {'parse_test': '# unit tests done', 'compare_test': '# compare tests done'}
 # Steps beside the guests whose results are files they write: one that
 # a signal ends (or that cannot run) is a failure of its own.
 GATES = ('lint', 'host-gates', 'vm-case', 'vm-kernel-paths', 'kdump-crash')
@@ -210,7 +211,7 @@ class Run:
         for name in SIDE_RESULTS:
             open(os.path.join(self.results, name + '.result'), 'w').close()
         with open(os.path.join(self.results, 'unit.ktap'), 'w') as f:
-            f.write(UNIT_DONE + '\n')
+            f.write(''.join(line + '\n' for line in UNIT_DONE.values()))
         # Decide once whether KVM really works; every guest then uses
         # the answer.  A listing boots nothing.
         if self.listing and not self.env.get('PC_ACCEL'):
@@ -324,8 +325,9 @@ class Run:
         unit = read(os.path.join(self.results, 'unit.ktap'))
         text += ktap.unit_results(unit)
         text += ''.join(read(os.path.join(self.results, r + '.result')) for r in SIDE_RESULTS)
-        if UNIT_DONE not in unit.split('\n'):
-            text += 'not ok unit/parse_test did not finish\n'
+        for test, done in UNIT_DONE.items():
+            if done not in unit.split('\n'):
+                text += 'not ok unit/%s did not finish\n' % test
         text += ''.join(self.broken)
         with open(os.path.join(self.results, 'all'), 'w', encoding='utf-8',
                   errors='surrogateescape') as f:

@@ -2,10 +2,13 @@
 /*
  * libFuzzer target for the control-line parser (module/parse.c), built
  * with ASan and UBSan.  Besides not crashing, every accepted line must
- * make sense: a NUL-terminated symbol of allowed length, a known type;
- * every refusal names a culprit, if any, inside the line.
+ * make sense: a NUL-terminated symbol of allowed length, a known type,
+ * argN only at an entry and retval only at %return, and conditions that
+ * list as a line that parses back to the same listing; every refusal
+ * names a culprit, if any, inside the line.
  */
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -22,6 +25,43 @@ static void check_error(const struct pc_parse_error *error, int ret,
 	if (error->what_len &&
 	    (error->what < line || error->what + error->what_len > line + size ||
 	     !error->valid))
+		abort();
+}
+
+/* The argN and retval conditions of an accepted arm line. */
+static void check_compares(const struct pc_line *out)
+{
+	static char opts[1024], again[1024], line[PC_SYMBOL_MAX + 1100];
+	const struct pc_conditions *cond = &out->cond;
+	struct pc_parse_error error;
+	struct pc_line back;
+	unsigned int i;
+	int n;
+
+	if (cond->ncompare > PC_COMPARE_MAX)
+		abort();
+	for (i = 0; i < cond->ncompare; i++) {
+		const struct pc_compare *c = &cond->compare[i];
+
+		if (c->key < 1 || c->key > PC_KEY_RETVAL || c->op > PC_CMP_AND)
+			abort();
+		if ((c->key == PC_KEY_RETVAL) != !!out->on_return)
+			abort();
+		if (c->key != PC_KEY_RETVAL && out->offset)
+			abort();
+	}
+	pc_conditions_format(cond, opts, sizeof(opts));
+	n = snprintf(line, sizeof(line), "%s%s %s%s", out->symbol,
+		     out->on_return ? "%return" : "",
+		     pc_crash_type_name(out->type), opts);
+	if (n < 0 || (size_t)n >= sizeof(line))
+		abort();
+	if (out->offset)
+		return;
+	if (pc_parse_line(line, (size_t)n, &back, &error))
+		abort();
+	pc_conditions_format(&back.cond, again, sizeof(again));
+	if (strcmp(opts, again))
 		abort();
 }
 
@@ -44,6 +84,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			abort();
 		if (out.op == PC_OP_ARM && !pc_crash_type_name(out.type))
 			abort();
+		if (out.op == PC_OP_ARM)
+			check_compares(&out);
 	}
 	/* The offsets file's parser, on the same bytes. */
 	ret = pc_parse_symbol(line, size, out.symbol, &error);

@@ -15,6 +15,11 @@
  *                              N times: write ARM, then DISARM; prints
  *                              "cycle: N done, E errors"
  *   pc-guest read FILE         read(2) FILE through, print its size
+ *   pc-guest fadvise FILE LEN ADVICE
+ *                              one posix_fadvise(2) of FILE, offset 0:
+ *                              the kernel's generic_fadvise() gets LEN and
+ *                              ADVICE as its arguments 3 and 4; prints
+ *                              "fadvise: LEN ADVICE = ERRNO"
  *   pc-guest refuse FILE N TEXT
  *                              N writes of TEXT, each expected to fail;
  *                              prints "refuse: N writes, R refused with
@@ -315,6 +320,18 @@ static int do_read(const char *file)
 	return n < 0;
 }
 
+static int do_fadvise(const char *file, long long len, int advice)
+{
+	int fd = open(file, O_RDONLY), ret;
+
+	if (fd < 0)
+		return 1;
+	ret = posix_fadvise(fd, 0, len, advice);
+	close(fd);
+	printf("fadvise: %lld %d = %d\n", len, advice, ret);
+	return 0;
+}
+
 /* @times writes of @text that should all fail, with one errno. */
 static int do_refuse(const char *file, long times, const char *text)
 {
@@ -468,6 +485,8 @@ int main(int argc, char **argv)
 		return do_timelines(argv[2], argv[3]);
 	if (argc == 3 && !strcmp(argv[1], "read"))
 		return do_read(argv[2]);
+	if (argc == 5 && !strcmp(argv[1], "fadvise"))
+		return do_fadvise(argv[2], atoll(argv[3]), atoi(argv[4]));
 	if (argc == 5 && !strcmp(argv[1], "refuse"))
 		return do_refuse(argv[2], atol(argv[3]), argv[4]);
 	if (argc == 4 && !strcmp(argv[1], "nocapwrite"))
@@ -484,6 +503,7 @@ int main(int argc, char **argv)
 		"       pc-guest cycle FILE N ARM DISARM | time SYSCALL N |\n"
 		"       pc-guest timewrite FILE TEXT | timelines FILE TEXT |\n"
 		"       pc-guest refuse FILE N TEXT | read FILE | clock | copy FILE |\n"
+		"       pc-guest fadvise FILE LEN ADVICE |\n"
 		"       pc-guest nocapwrite FILE TEXT | onlog PATTERN FILE TEXT |\n"
 		"       pc-guest tryoffsets FILE SYMBOL SIZE TYPE\n");
 	return 2;

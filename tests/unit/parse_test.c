@@ -98,6 +98,9 @@ static const struct parse_case cases[] = {
 	  "vfs_read bugon after=3 every=2 times=-1 probability=50", 0, 0,
 	  PC_OP_ARM, "vfs_read", 0, "bugon", 0,
 	  " after=3 every=2 times=-1 probability=50" },
+	/* A NUL inside "retval" is no key: nothing reads past its name. */
+	{ "retval_key_with_nul", "f%return report retval\0=1", 24, -EINVAL,
+	  0, NULL, 0, NULL, 16 },
 	{ "task_options", "vfs_read bugon pid=42 comm=sh cpu=1", 0, 0,
 	  PC_OP_ARM, "vfs_read", 0, "bugon", 0, " pid=42 comm=sh cpu=1" },
 	{ "options_any_order", "vfs_read bugon\tcpu=0  times=5 after=1", 0, 0,
@@ -245,14 +248,21 @@ static int test_unknown_key_named(void)
 			break;
 		memcpy(key, p, n);
 		key[n] = '\0';
-		/* comm takes a name, the others a number: 1 is both. */
-		snprintf(probe, sizeof(probe), "vfs_read bugon %s=1", key);
+		/* "arg1 to arg6" */
+		if (!strcmp(key, "to"))
+			continue;
+		/*
+		 * comm takes a name, the others a number: 1 is both; retval
+		 * is known at %return only.
+		 */
+		snprintf(probe, sizeof(probe), "vfs_read%s bugon %s=1",
+			 strcmp(key, "retval") ? "" : "%return", key);
 		if (pc_parse_line(probe, strlen(probe), &out, &error))
 			return 0;
 		keys++;
 	}
-	/* No key left out: pc_conditions has these seven. */
-	return keys == 7;
+	/* No key left out: seven options, arg1, arg6 and retval. */
+	return keys == 10;
 }
 
 /* An unknown crash type is named too; a known option is not named. */
