@@ -21,6 +21,8 @@ import os
 import re
 import sys
 
+from . import run_cli
+
 # Crash types also fired at a crash point in the kdump lane: one of each
 # way a crash reaches kdump (panic(), an oops with oops=panic, BUG(), an
 # oops in a hard interrupt).
@@ -308,14 +310,12 @@ def main(argv=None):
     ap.add_argument('--kdump', action='store_true', help='a capture kernel can load here')
     ap.add_argument('--out', required=True, help='the series\' cases directory')
     args = ap.parse_args(argv)
-    try:
+
+    def work():
         kernel = Kernel(args.release, args.arch, read_config(args.config), args.hit_symbol,
                         args.kdump)
         write_cases(kernel, read_table(args.types), args.out)
-    except OSError as e:
-        print('provoke-crash: %s' % e, file=sys.stderr)
-        return 1
-    return 0
+    return run_cli(work)
 
 
 if __name__ == '__main__':

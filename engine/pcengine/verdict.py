@@ -27,7 +27,7 @@ import os
 import re
 import sys
 
-from . import casefile
+from . import casefile, run_cli
 from .console import lines_of, strip_kernel_prefix, text_of
 
 # Reports no case asks for: our own machinery stopping the kernel before
@@ -181,16 +181,14 @@ def main(argv=None):
     args = ap.parse_args(argv)
     name = os.path.basename(args.case)
     name = name[:-3] if name.endswith('.sh') else name
-    try:
+
+    def work():
         text = judge(_read(args.case), name, args.series, args.rc, _read(args.console),
                      _read(args.out), args.timeout, os.path.basename(args.console),
                      os.path.basename(args.out))
         with open(args.result, 'w', encoding='utf-8', errors='surrogateescape') as f:
             f.write(text)
-    except OSError as e:
-        print('provoke-crash: %s' % e, file=sys.stderr)
-        return 1
-    return 0
+    return run_cli(work)
 
 
 if __name__ == '__main__':
