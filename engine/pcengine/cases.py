@@ -224,7 +224,8 @@ def type_case(kernel, row, kind, needs, listed):
     elif needs.defeated:
         lines.append('# skip: %s has%s, which defeats it' % (kernel.release, needs.defeated))
     else:
-        lines += ['# expect: ' + p for p in patterns(kernel, row.expect)]
+        expected = patterns(kernel, row.expect)
+        lines += ['# expect: ' + p for p in expected]
         lines.append('# reject: FAIL:')
         if row.fate in ('panic', 'hang'):
             lines.append('# reject-out: PC-GUEST-END')
@@ -234,7 +235,7 @@ def type_case(kernel, row, kind, needs, listed):
             lines.append('# expect-out: %s %s hits=1 filtered=0 fired=1' % (sym, n))
         if fatal:
             lines.append('# expect-out: PC-PSTORE-BEGIN dmesg-ramoops-[0-9]+')
-            lines += ['# expect-out: ' + p for p in patterns(kernel, row.expect)]
+            lines += ['# expect-out: ' + p for p in expected]
     # A type that returns may find the kernel cannot catch it here, from
     # what really happened (XFAIL: and why): a skip with that reason,
     # never a pass.  Clear the log first, not count its lines: in a
