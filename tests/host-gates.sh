@@ -79,23 +79,15 @@ assert f is not None and f.text == "why\n"
 	shard_partition >"$results/shard.result"
 }
 
-# shard_listed_series: the series shard_partition lists, the run's first
-# Debian one (nothing if it has none).
-shard_listed_series() {
-	local s
-	for s in $kernels; do
-		case $s in 6.1 | 6.12 | arm64-6.1 | arm64-6.12) echo "$s" && return ;; esac
-	done
-}
-
 # shard_partition: PC_SHARD's slices, as tests/run itself lists them
 # (PC_LIST=1, nothing booted), are disjoint and together are the whole
 # run (PC_SHARD=1/1), each non-empty: the host gates in the first, the VM
 # runner's cases in the last.  On the run's first Debian series (a
-# listing makes every case file of a series: a minute on a busy host).
+# listing makes every case file of a series: a minute on a busy host),
+# which the scheduler names in PC_STEP_SHARD_SERIES (pcengine.bench).
 shard_partition() {
 	local dir=$results/shards s k=() n=2 i why="" counts=""
-	s=$(shard_listed_series)
+	s=${PC_STEP_SHARD_SERIES:-}
 	[ -n "$s" ] && k=("$s")
 	if [ ${#k[@]} = 0 ]; then
 		echo "ok host/shard_partition # SKIP no Debian series in PC_KERNELS"

@@ -50,7 +50,9 @@ UNIT_DONE = {'parse_test': '# unit tests done', 'compare_test': '# compare tests
 # Steps beside the guests whose results are files they write: one that
 # a signal ends (or that cannot run) is a failure of its own.
 GATES = ('lint', 'host-gates', 'vm-case', 'vm-kernel-paths', 'kdump-crash')
-# The series the shard check lists: the run's first Debian one.
+# The series the shard check lists: the run's first Debian one; the
+# host gates wait for it to be prepared, and get it as
+# PC_STEP_SHARD_SERIES.
 SHARD_LISTED = ('6.1', '6.12', 'arm64-6.1', 'arm64-6.12')
 
 
@@ -265,6 +267,8 @@ class Run:
         sched = Scheduler(self.slots)
         first = [s for s in self.names if s in SHARD_LISTED]
         gates_k = self.names.index(first[0]) + 1 if first else 1
+        # The shard check lists that series (none: it skips, saying so).
+        gates_env = dict(self.env, PC_STEP_SHARD_SERIES=first[0] if first else '')
         vm_cases = (self.shard_i == self.shard_n
                     and matches(self.filter, 'vm/readme_first_command'))
         vm_late = False
@@ -294,7 +298,7 @@ class Run:
                     if vm_cases:
                         sched.add(Step(['vm-case'], True, self.env))
                 if k == gates_k and self.shard_i == 1 and matches(self.filter, 'host/gates'):
-                    sched.add(Step(['host-gates'], False, self.env))
+                    sched.add(Step(['host-gates'], False, gates_env))
                 # The debug kernel's VM runner case, once that kernel is
                 # built: first of its series, a long guest that would
                 # end the run late.
