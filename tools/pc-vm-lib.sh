@@ -440,77 +440,38 @@ pc_guest_timeout() {
 }
 
 # pc_boot REL CASE TIMEOUT EXTRA_CMDLINE CONSOLE_LOG OUTPUT_LOG [SMP [PSTORE]]
+# Runs a guest for /cases/CASE.sh through the engine (engine/pcengine/
+# guest.py, whose qemu.py has QEMU's command line per architecture);
+# returns QEMU's status, 124 on a timeout.  With PSTORE=1 the guest
+# reboots after the case (or its panic) instead of powering off, and the
+# second boot prints what ramoops kept.
 # PC_QEMU_EXTRA adds QEMU options (the benchmark's -icount); PC_INITRD
 # boots another initramfs than the release's; PC_CONSOLE_STDIO=1 puts
 # the console on this terminal too (stdin included; Ctrl-A x quits),
 # still logged to CONSOLE_LOG, and waits without a timeout if it is 0.
-# Boots the guest, which runs /cases/CASE.sh; returns 124 on a timeout.
-# With PSTORE=1 the guest reboots after the case (or its panic) instead of
-# powering off, and the second boot prints what ramoops kept.
+# PC_SNAPSHOTS=DIR restores the guest from one saved there (made on
+# first use) unless PC_FRESH_BOOT gives a reason to boot; PC_GUEST_HOW=
+# FILE gets one line saying which, and why; PC_PAYLOAD=CPIO is this
+# case's own files, after PC_INITRD's (or sent to the restored guest).
 pc_boot() {
 	local rel=$1 case=$2 timeout=$3 extra=$4 console=$5 output=$6 smp=${7:-1}
-	local pstore=${8:-0} reboot=-no-reboot arch accel machine console_opts wait
+	local pstore=${8:-0} arch accel=tcg opts=()
 	arch=$(pc_rel_arch "$rel")
-	: >"$console"
-	: >"$output"
-	if [ "$arch" = arm64 ]; then
-		accel=tcg
-	else
-		accel=$(pc_accel)
-	fi
-	# TCG's default 1 GiB translation cache costs seconds of host time.
-	[ "$accel" = tcg ] && accel=tcg,tb-size=256
-	# Multi-threaded TCG mis-emulates cross-CPU code patching: a CPU can
-	# run a half-patched ftrace call site and jump to 0 while another
-	# enables or disables a kprobe (kprobe_events too).  One host thread
-	# for all vCPUs keeps SMP guests truthful.
-	[ "$accel" = tcg,tb-size=256 ] && [ "$smp" -gt 1 ] && accel=$accel,thread=single
+	[ "$arch" = arm64 ] || accel=$(pc_accel)
 	if [ "$pstore" = 1 ]; then
-		reboot=
 		extra="$extra $(pc_ramoops_cmdline "$arch") panic=1"
 		grep -q '^CONFIG_PSTORE_RAM=y' "$(pc_rel_config "$rel")" 2>/dev/null &&
 			extra="$extra $(pc_ramoops_params "$arch")"
 	fi
-	console_opts=(-serial "file:$console")
-	if [ "${PC_CONSOLE_STDIO:-0}" = 1 ]; then
-		# signal=off: Ctrl-C goes to the guest's shell, not QEMU.
-		console_opts=(-chardev "stdio,id=pccon,mux=on,signal=off,logfile=$console"
-			-serial chardev:pccon -mon chardev=pccon)
-	fi
-	if [ "$arch" = arm64 ]; then
-		# The case's output goes to a virtio-serial port (vport0p1):
-		# the virt board has one UART, the kernel's.  QEMU's own pointer
-		# authentication algorithm keeps PAC (on in Debian's kernel)
-		# real, at a fraction of QARMA's emulation cost.
-		# No NIC: on 6.12 its virtio-pci device would take virtio0.
-		machine=(qemu-system-aarch64 -M virt -cpu max,pauth-impdef=on -nic none
-			"${console_opts[@]}"
-			-device virtio-serial-device
-			-chardev "file,id=pcout,path=$output"
-			-device virtserialport,chardev=pcout,name=pc.out)
-		extra="console=ttyAMA0 $extra"
-	else
-		machine=(qemu-system-x86_64 -cpu max
-			"${console_opts[@]}" -serial "file:$output")
-		extra="console=ttyS0 $extra"
-	fi
-	if [ "${PC_CONSOLE_STDIO:-0}" = 1 ]; then
-		# In the foreground: QEMU reads the terminal.
-		wait=(timeout --foreground --kill-after=5 "$timeout")
-		[ "$timeout" = 0 ] && wait=()
-		"${wait[@]}" "${machine[@]}" \
-			-accel "$accel" -smp "$smp" -m 512 \
-			-display none $reboot ${PC_QEMU_EXTRA:-} \
-			-kernel "$(pc_rel_root "$rel")/boot/vmlinuz-$rel" \
-			-initrd "${PC_INITRD:-$PC_OUT/$rel/initramfs.cpio}" \
-			-append "quiet panic=-1 pc_case=$case $extra"
-		return
-	fi
-	timeout --kill-after=5 "$timeout" "${machine[@]}" \
-		-accel "$accel" -smp "$smp" -m 512 \
-		-display none $reboot -monitor none ${PC_QEMU_EXTRA:-} \
-		-kernel "$(pc_rel_root "$rel")/boot/vmlinuz-$rel" \
-		-initrd "${PC_INITRD:-$PC_OUT/$rel/initramfs.cpio}" \
-		-append "quiet panic=-1 pc_case=$case $extra" \
-		</dev/null >/dev/null 2>&1
+	[ "${PC_CONSOLE_STDIO:-0}" = 1 ] && opts+=(--stdio)
+	[ -n "${PC_SNAPSHOTS:-}" ] && opts+=(--dir "$PC_SNAPSHOTS")
+	[ -n "${PC_FRESH_BOOT:-}" ] && opts+=(--fresh-boot "$PC_FRESH_BOOT")
+	[ -n "${PC_GUEST_HOW:-}" ] && opts+=(--how "$PC_GUEST_HOW")
+	[ -n "${PC_PAYLOAD:-}" ] && opts+=(--payload "$PC_PAYLOAD")
+	PYTHONPATH=$PC_ROOT/engine python3 -P -m pcengine.guest run --arch "$arch" \
+		--accel "$accel" --smp "$smp" --pstore "$pstore" \
+		--kernel "$(pc_rel_root "$rel")/boot/vmlinuz-$rel" \
+		--initrd "${PC_INITRD:-$PC_OUT/$rel/initramfs.cpio}" \
+		--append "$extra" --qemu-extra "${PC_QEMU_EXTRA:-}" --case "$case" \
+		--console "$console" --out "$output" --timeout "$timeout" "${opts[@]}"
 }

@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0
 """provoke-crash's host engine: the bench's scheduler, its scope, the
-cases made from the crash-type table, the console protocol and parser,
-the verdict on a case and the KTAP report (see each module)."""
+cases made from the crash-type table, the guests (QEMU per architecture,
+saved and restored), the console protocol and parser, the verdict on a
+case and the KTAP report (see each module)."""
 
 import sys
 

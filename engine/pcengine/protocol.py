@@ -54,6 +54,9 @@ MARKERS = (
            ('engine/pcengine/cases.py', 'tests/gen-matrix.sh', CASES),
            'the case came back (a batch prints one per part); a fatal '
            "case's headers reject it"),
+    Marker('PC-SNAPSHOT-READY', '', ('out',), (_INIT,), ('engine/pcengine/snapshot.py',),
+           'a guest booted to be saved (pc_snapshot=1) has loaded the module and '
+           'waits for its case\'s name on the command port: the host saves it now'),
     Marker('PC-NOTE', 'TEXT', ('out',), (_INIT,), (),
            'something odd the guest saw that the case may explain'),
     Marker('PC-NO-CASE', 'CASE', ('out',), (_INIT,), (),

@@ -13,7 +13,7 @@ from pcengine import protocol
 
 
 PARSERS_IN_ENGINE = ('engine/pcengine/cases.py', 'engine/pcengine/console.py',
-                     'engine/pcengine/verdict.py')
+                     'engine/pcengine/verdict.py', 'engine/pcengine/snapshot.py')
 
 
 def tree_files():

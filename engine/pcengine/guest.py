@@ -1,0 +1,105 @@
+# SPDX-License-Identifier: GPL-2.0
+"""One throw-away guest for one case: restored where a saved guest can
+serve it (snapshot.py), booted where it must be.
+
+``python3 -m pcengine.guest run ...`` is what tools/pc-vm-lib.sh's
+pc_boot runs, for the bench and the VM runner.  It exits as QEMU did, or
+124 (as timeout(1) says) when the time limit ended the guest.  With
+``--how FILE`` it writes there one line: restored or booted, why, and the
+guest's wall time.
+
+A case restores when it is given a directory of saved guests (``--dir``)
+and no reason to boot (``--fresh-boot WHY``).
+"""
+
+import argparse
+import shutil
+import subprocess
+import sys
+import time
+
+from . import qemu, snapshot
+
+
+def boot(o):
+    """Run the case in a guest booted for it; QEMU's status."""
+    for log in (o.console, o.out):
+        open(log, 'wb').close()
+    if o.payload:
+        # The kernel unpacks both archives, one after the other.
+        initrd = o.console + '.initrd'
+        with open(initrd, 'wb') as f:
+            for part in (o.initrd, o.payload):
+                with open(part, 'rb') as p:
+                    shutil.copyfileobj(p, f)
+        o = argparse.Namespace(**{**vars(o), 'initrd': initrd})
+    cmd = qemu.guest_argv(o, o.console, o.out, qemu.cmdline(o, o.case), stdio=o.stdio)
+    deadline = time.monotonic() + o.timeout if o.timeout else None
+    if o.stdio:
+        # In the foreground: QEMU reads the terminal.
+        return qemu.wait(subprocess.Popen(cmd), deadline)
+    proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL)
+    return qemu.wait(proc, deadline)
+
+
+def run(o):
+    """One case: restored or booted.  Returns QEMU's status."""
+    path = None
+    if o.fresh_boot:
+        how = 'booted (%s)' % o.fresh_boot
+    elif not o.dir or o.stdio:
+        how = 'booted'
+    else:
+        key = snapshot.snapshot_key(o)
+        path, why = snapshot.ensure(o, key)
+        how = 'restored (saved guest %s)' % key if path else 'booted (no saved guest: %s)' % why
+    started = time.monotonic()
+    status = None
+    if path:
+        status, why = snapshot.restore(o, path)
+        if status is None:
+            # Nothing of the case ran: it boots, and says why.
+            how = 'booted (saved guest %s: %s)' % (key, why)
+            started = time.monotonic()
+    if status is None:
+        status = boot(o)
+    if o.how:
+        with open(o.how, 'w') as f:
+            f.write('%s, %.2f s\n' % (how, time.monotonic() - started))
+    return status
+
+
+def main(argv=None):
+    p = argparse.ArgumentParser(prog='pcengine.guest', description=__doc__.split('\n')[0])
+    sub = p.add_subparsers(dest='command', required=True)
+    r = sub.add_parser('run', help='run one case, restored or booted')
+    r.add_argument('--arch', required=True, choices=sorted(qemu.ARCHES))
+    r.add_argument('--accel', default='tcg', help='kvm or tcg (tuned here)')
+    r.add_argument('--smp', type=int, default=1)
+    r.add_argument('--kernel', required=True)
+    r.add_argument('--initrd', required=True)
+    r.add_argument('--append', default='', help='boot line after the bench\'s own')
+    r.add_argument('--pstore', type=int, choices=(0, 1), default=0,
+                   help='1: a reset reboots (the next boot prints what ramoops kept)')
+    r.add_argument('--qemu-extra', default='', help='more QEMU options (one string)')
+    r.add_argument('--case', required=True)
+    r.add_argument('--payload', metavar='CPIO',
+                   help='files for this case alone: sent to a restored guest, '
+                   'appended to a booted one\'s initramfs')
+    r.add_argument('--console', required=True, help='the kernel console\'s log')
+    r.add_argument('--out', required=True, help='the case\'s output log')
+    r.add_argument('--timeout', type=float, default=120, help='seconds; 0: none')
+    r.add_argument('--stdio', action='store_true',
+                   help='the console on this terminal too (always a boot)')
+    r.add_argument('--dir', help='where saved guests are kept: restore where one can serve')
+    r.add_argument('--fresh-boot', default='', metavar='WHY',
+                   help='boot, for this reason, even where a saved guest would do')
+    r.add_argument('--how', help='file to say in how the case ran')
+    o = p.parse_args(argv)
+    o.pstore = bool(o.pstore)
+    return run(o)
+
+
+if __name__ == '__main__':
+    sys.exit(main())

@@ -1,0 +1,117 @@
+# SPDX-License-Identifier: GPL-2.0
+"""QEMU per architecture, as data: the command line of a throw-away guest.
+
+A guest has two channels out (see protocol.py): the kernel console and
+the case's own output, each logged to a file.  A guest that is saved and
+restored (snapshot.py) has a third port, into the guest: the command
+port, on which a restored /init reads the name of its case.
+
+- x86-64: the console is ttyS0, the output ttyS1, the command port ttyS2.
+- arm64 (QEMU's virt board, which has one UART: the console's): the output
+  and the command port are virtio-serial ports, vport0p1 and vport0p2.
+  QEMU's own pointer authentication algorithm keeps PAC (on in Debian's
+  kernel) real, at a fraction of QARMA's emulation cost.  No NIC: on 6.12
+  its virtio-pci device would take virtio0.
+"""
+
+import collections
+import shlex
+import subprocess
+import time
+
+Arch = collections.namedtuple('Arch', 'binary machine console ports')
+
+ARCHES = {
+    'amd64': Arch('qemu-system-x86_64', ('-cpu', 'max'), 'ttyS0', 'serial'),
+    'arm64': Arch('qemu-system-aarch64',
+                  ('-M', 'virt', '-cpu', 'max,pauth-impdef=on', '-nic', 'none'),
+                  'ttyAMA0', 'virtio'),
+}
+
+MEMORY_MB = 512
+
+
+def accel_option(accel, smp):
+    """The -accel value: TCG's default 1 GiB translation cache costs
+    seconds of host time; and multi-threaded TCG mis-emulates cross-CPU
+    code patching (a CPU can run a half-patched ftrace call site and jump
+    to 0 while another enables a kprobe), so an SMP guest runs its vCPUs
+    on one host thread."""
+    if accel != 'tcg':
+        return accel
+    return 'tcg,tb-size=256' + (',thread=single' if smp > 1 else '')
+
+
+def _log(chardev_id, path):
+    # append=on: a restored guest's logs go on after what the saved
+    # guest printed, which the caller copied there first.
+    return ('-chardev', 'file,id=%s,path=%s,append=on' % (chardev_id, path))
+
+
+def argv(arch, accel, smp, kernel, initrd, append, console, output,
+         reboot=False, command_socket=None, qmp_socket=None, extra=(), stdio=False):
+    """QEMU's argv for a guest of ARCH booting KERNEL and INITRD with the
+    command line APPEND (after the console's), logging to the files
+    CONSOLE and OUTPUT.  Without REBOOT a reset (a panic's reboot) ends
+    QEMU.  COMMAND_SOCKET adds the command port, served on that Unix
+    socket; QMP_SOCKET a QMP monitor.  EXTRA: more options (-icount).
+    STDIO puts the console on this terminal too, stdin included, with
+    QEMU's monitor behind Ctrl-A c (signal=off: Ctrl-C goes to the
+    guest's shell, not QEMU); the console is still logged."""
+    a = ARCHES[arch]
+    cmd = [a.binary, *a.machine]
+    if stdio:
+        cmd += ['-chardev', 'stdio,id=pccon,mux=on,signal=off,logfile=%s' % console,
+                '-serial', 'chardev:pccon', '-mon', 'chardev=pccon']
+    else:
+        cmd += [*_log('pccon', console), '-serial', 'chardev:pccon']
+    cmd += _log('pcout', output)
+    if a.ports == 'serial':
+        cmd += ['-serial', 'chardev:pcout']
+    else:
+        cmd += ['-device', 'virtio-serial-device',
+                '-device', 'virtserialport,chardev=pcout,name=pc.out']
+    if command_socket:
+        cmd += ['-chardev', 'socket,id=pccmd,path=%s,server=on,wait=off' % command_socket]
+        if a.ports == 'serial':
+            cmd += ['-serial', 'chardev:pccmd']
+        else:
+            cmd += ['-device', 'virtserialport,chardev=pccmd,name=pc.cmd']
+    cmd += ['-accel', accel_option(accel, smp), '-smp', str(smp), '-m', str(MEMORY_MB),
+            '-display', 'none']
+    if not stdio:
+        cmd += ['-monitor', 'none']
+    if not reboot:
+        cmd.append('-no-reboot')
+    if qmp_socket:
+        cmd += ['-qmp', 'unix:%s,server=on,wait=off' % qmp_socket]
+    cmd += list(extra)
+    cmd += ['-kernel', kernel, '-initrd', initrd,
+            '-append', 'console=%s %s' % (a.console, append)]
+    return cmd
+
+
+def cmdline(o, case):
+    """The guest's boot line for CASE (its name, or - for a saved guest
+    that waits for one): the bench's defaults, then the spec's own."""
+    return 'quiet panic=-1 pc_case=%s %s' % (case, o.append)
+
+
+def guest_argv(o, console, output, append, **kw):
+    """argv() for the guest spec O (guest.py's options: arch, accel, smp,
+    kernel, initrd, pstore, qemu_extra): a pstore guest reboots."""
+    return argv(o.arch, o.accel, o.smp, o.kernel, o.initrd, append, console, output,
+                reboot=o.pstore, extra=shlex.split(o.qemu_extra), **kw)
+
+
+def wait(proc, deadline):
+    """QEMU's exit status, or 124 (as timeout(1) says) when DEADLINE, a
+    time.monotonic() value or None for no limit, came first: then QEMU
+    is killed."""
+    try:
+        return proc.wait(timeout=None if deadline is None
+                         else max(0.0, deadline - time.monotonic()))
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
+        return 124

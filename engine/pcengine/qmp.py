@@ -1,0 +1,82 @@
+# SPDX-License-Identifier: GPL-2.0
+"""A QEMU Machine Protocol client: just what saving and restoring a guest
+needs (commands, their answers, and waiting for a migration)."""
+
+import json
+import os
+import socket
+import time
+
+
+class QMPError(Exception):
+    """QEMU answered with an error, closed the socket, or took too long."""
+
+
+class QMP:
+    """One connection to a QEMU started with ``-qmp unix:PATH,server=on,
+    wait=off``.  The constructor waits for the socket (QEMU creates it as
+    it starts) and negotiates the capabilities."""
+
+    def __init__(self, path, proc, timeout=30):
+        deadline = time.monotonic() + timeout
+        self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        while True:
+            try:
+                self.sock.connect(path)
+                break
+            except OSError:
+                if proc.poll() is not None:
+                    raise QMPError('QEMU exited (status %d) before its QMP socket opened'
+                                   % proc.returncode)
+                if time.monotonic() > deadline:
+                    raise QMPError('no QMP socket at %s after %d s' % (path, timeout))
+                time.sleep(0.02)
+        self.sock.settimeout(timeout)
+        self.reader = self.sock.makefile('r')
+        self._read()  # the greeting
+        self.execute('qmp_capabilities')
+
+    def _read(self):
+        line = self.reader.readline()
+        if not line:
+            raise QMPError('QEMU closed its QMP socket')
+        return json.loads(line)
+
+    def execute(self, command, **arguments):
+        """Run COMMAND; return its answer, skipping the events between."""
+        msg = {'execute': command}
+        if arguments:
+            msg['arguments'] = arguments
+        self.sock.sendall(json.dumps(msg).encode() + b'\n')
+        while True:
+            answer = self._read()
+            if 'return' in answer:
+                return answer['return']
+            if 'error' in answer:
+                raise QMPError('%s: %s' % (command, answer['error'].get('desc', answer)))
+
+    def wait_migration(self, timeout=120):
+        """Wait until the outgoing or incoming migration completes."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            status = self.execute('query-migrate').get('status')
+            if status == 'completed':
+                return
+            if status in ('failed', 'cancelled'):
+                raise QMPError('migration %s' % status)
+            time.sleep(0.02)
+        raise QMPError('migration did not complete within %d s' % timeout)
+
+    def close(self):
+        try:
+            self.sock.close()
+        except OSError:
+            pass
+
+
+def remove(path):
+    """Remove PATH if it is there."""
+    try:
+        os.unlink(path)
+    except FileNotFoundError:
+        pass

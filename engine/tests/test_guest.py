@@ -1,0 +1,151 @@
+# SPDX-License-Identifier: GPL-2.0
+"""QEMU's command line per architecture (pcengine.qemu), what a saved
+guest is keyed by (pcengine.snapshot) and when a case restores or boots
+(pcengine.guest), with no QEMU run."""
+
+import argparse
+import base64
+import os
+import tempfile
+import unittest
+from unittest import mock
+
+from pcengine import guest, qemu, snapshot
+
+
+def spec(tmp, **change):
+    kernel, initrd = os.path.join(tmp, 'vmlinuz'), os.path.join(tmp, 'initrd')
+    for f in (kernel, initrd):
+        with open(f, 'w') as out:
+            out.write('x')
+    o = argparse.Namespace(arch='amd64', accel='tcg', smp=1, kernel=kernel, initrd=initrd,
+                           append='', pstore=False, qemu_extra='', case='point_bugon',
+                           console=os.path.join(tmp, 'c'), out=os.path.join(tmp, 'o'),
+                           timeout=5, stdio=False, dir=os.path.join(tmp, 'snap'),
+                           fresh_boot='', how=os.path.join(tmp, 'how'), payload=None)
+    vars(o).update(change)
+    return o
+
+
+def pairs(argv, option):
+    return [argv[i + 1] for i, a in enumerate(argv) if a == option]
+
+
+class CommandLine(unittest.TestCase):
+    def test_x86_ports_are_serial_ports_in_order(self):
+        a = qemu.argv('amd64', 'tcg', 1, 'K', 'I', 'pc_case=x', 'C', 'O',
+                      command_socket='S', qmp_socket='Q')
+        self.assertEqual(a[0], 'qemu-system-x86_64')
+        # ttyS0 the console, ttyS1 the output, ttyS2 the command port.
+        self.assertEqual(pairs(a, '-serial'), ['chardev:pccon', 'chardev:pcout', 'chardev:pccmd'])
+        self.assertIn('file,id=pccon,path=C,append=on', pairs(a, '-chardev'))
+        self.assertIn('socket,id=pccmd,path=S,server=on,wait=off', pairs(a, '-chardev'))
+        self.assertEqual(pairs(a, '-append'), ['console=ttyS0 pc_case=x'])
+        self.assertEqual(pairs(a, '-qmp'), ['unix:Q,server=on,wait=off'])
+        self.assertIn('-no-reboot', a)
+
+    def test_arm64_ports_are_virtio_serial(self):
+        a = qemu.argv('arm64', 'tcg', 2, 'K', 'I', '', 'C', 'O', command_socket='S', reboot=True)
+        self.assertEqual(pairs(a, '-serial'), ['chardev:pccon'])
+        self.assertEqual(pairs(a, '-device'), ['virtio-serial-device',
+                                               'virtserialport,chardev=pcout,name=pc.out',
+                                               'virtserialport,chardev=pccmd,name=pc.cmd'])
+        self.assertTrue(pairs(a, '-append')[0].startswith('console=ttyAMA0 '))
+        self.assertNotIn('-no-reboot', a)
+
+    def test_tcg_is_tuned_and_smp_runs_on_one_thread(self):
+        self.assertEqual(qemu.accel_option('tcg', 1), 'tcg,tb-size=256')
+        self.assertEqual(qemu.accel_option('tcg', 2), 'tcg,tb-size=256,thread=single')
+        self.assertEqual(qemu.accel_option('kvm', 2), 'kvm')
+
+    def test_stdio_console_has_the_monitor(self):
+        a = qemu.argv('amd64', 'tcg', 1, 'K', 'I', '', 'C', 'O', stdio=True)
+        self.assertIn('stdio,id=pccon,mux=on,signal=off,logfile=C', pairs(a, '-chardev'))
+        self.assertEqual(pairs(a, '-mon'), ['chardev=pccon'])
+        self.assertNotIn('-monitor', a)
+
+
+class Key(unittest.TestCase):
+    def test_whatever_makes_the_guest_changes_the_key(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            o = spec(tmp)
+            key = snapshot.snapshot_key(o)
+
+            def changed(**change):
+                return snapshot.snapshot_key(argparse.Namespace(**{**vars(o), **change}))
+            self.assertEqual(key, changed())
+            for change in ({'append': 'nokaslr'}, {'smp': 2}, {'pstore': True},
+                           {'qemu_extra': '-icount shift=0'}, {'arch': 'arm64'}):
+                self.assertNotEqual(key, changed(**change), change)
+            # Not the case: every case of one key shares the saved guest.
+            self.assertEqual(key, changed(case='direct_panic', console='x', out='y'))
+            # A new initramfs (prepared again) is another guest.
+            os.utime(o.initrd, ns=(1, 1))
+            self.assertNotEqual(key, snapshot.snapshot_key(o))
+
+
+class CommandPort(unittest.TestCase):
+    def test_a_name_alone(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            self.assertEqual(snapshot.case_message(spec(tmp)), b'point_bugon\n')
+
+    def test_a_payload_is_counted_base64_lines(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            payload = os.path.join(tmp, 'run.cpio')
+            data = bytes(range(256)) * 3
+            with open(payload, 'wb') as f:
+                f.write(data)
+            msg = snapshot.case_message(spec(tmp, case='vm', payload=payload)).split(b'\n')
+            body = msg[1:-1]
+            self.assertEqual(msg[0], b'vm +payload %d' % len(body))
+            self.assertEqual(msg[-1], b'')
+            # What the guest's tty reads line by line: no line is long.
+            self.assertTrue(all(0 < len(line) <= 76 for line in body))
+            self.assertEqual(base64.decodebytes(b'\n'.join(body)), data)
+
+
+class RestoreOrBoot(unittest.TestCase):
+    def run_case(self, tmp, saved=('path', None), restored=(7, None), **change):
+        o = spec(tmp, **change)
+        with mock.patch.object(snapshot, 'ensure', return_value=saved) as ensure, \
+                mock.patch.object(snapshot, 'restore', return_value=restored) as restore, \
+                mock.patch.object(guest, 'boot', return_value=9) as boot:
+            status = guest.run(o)
+        with open(o.how) as f:
+            return status, f.read(), ensure.called, restore.called, boot.called
+
+    def test_a_case_restores_where_a_saved_guest_serves(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            status, how, ensured, restored, booted = self.run_case(tmp)
+            self.assertEqual((status, ensured, restored, booted), (7, True, True, False))
+            self.assertRegex(how, r'^restored \(saved guest [0-9a-f]{16}\), [0-9.]+ s\n$')
+
+    def test_a_fresh_boot_says_why(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            status, how, ensured, _, booted = self.run_case(tmp, fresh_boot='kdump')
+            self.assertEqual((status, ensured, booted), (9, False, True))
+            self.assertTrue(how.startswith('booted (kdump), '))
+
+    def test_a_failed_save_boots_and_says_why(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            status, how, _, restored, booted = self.run_case(
+                tmp, saved=(None, 'the guest was not ready within 5 s'))
+            self.assertEqual((status, restored, booted), (9, False, True))
+            self.assertIn('booted (no saved guest: the guest was not ready within 5 s)', how)
+
+    def test_a_failed_restore_boots_and_says_why(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            status, how, _, restored, booted = self.run_case(
+                tmp, restored=(None, 'restoring it failed: migration failed'))
+            self.assertEqual((status, restored, booted), (9, True, True))
+            self.assertRegex(how, r'^booted \(saved guest [0-9a-f]{16}: restoring it failed: '
+                             r'migration failed\), ')
+
+    def test_no_directory_or_a_terminal_boots(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            self.assertEqual(self.run_case(tmp, dir=None)[:2][0], 9)
+            self.assertEqual(self.run_case(tmp, stdio=True)[0], 9)
+
+
+if __name__ == '__main__':
+    unittest.main()
