@@ -122,6 +122,9 @@ prepare_series() {
 			# A case without a boot line shares the plain command line.
 			sed -n 's/^# boot://p' "$f" | grep . || echo
 		done | sort -u)
+		mark_lone_guests "${batches[@]}" "${singles[@]}"
+		# A new initramfs: the guests saved from the last one go.
+		rm -rf "$PC_OUT/$rel/snapshots"
 		# The matrix's paths module, where a matrix case runs.
 		if printf '%s\n' "${order[@]:first}" | grep -q -- "-matrix_"; then
 			matrix_build_paths "$rel"
@@ -140,6 +143,31 @@ prepare_series() {
 		for f in "${singles[@]}"; do echo "single $f"; done
 	} >"$prep/$k.jobs"
 	echo "$rel" >"$prep/$k.ready"
+}
+
+# guest_key FILE: what a guest saved for the case is made of, as the
+# bench's guests differ (engine/pcengine/snapshot.py keys on the rest).
+guest_key() {
+	local smp pstore
+	smp=$(sed -n 's/^# smp: //p' "$1") pstore=$(sed -n 's/^# pstore: //p' "$1")
+	printf '%s|%s|%s' "$(sed -n 's/^# boot://p' "$1")" "${smp:-1}" "${pstore:-0}"
+}
+
+# mark_lone_guests FILE...: a guest that no other case of the series
+# could restore boots: saving it costs more than the boot.  (A kdump case
+# boots anyway.)
+mark_lone_guests() {
+	local f
+	local -A uses=()
+	for f in "$@"; do
+		grep -q '^# kdump: 1' "$f" && continue
+		uses[$(guest_key "$f")]=$((${uses[$(guest_key "$f")]:-0} + 1))
+	done
+	for f in "$@"; do
+		[ "${uses[$(guest_key "$f")]:-0}" = 1 ] || continue
+		grep -q '^# fresh-boot:' "$f" ||
+			echo "# fresh-boot: the only guest of its boot line, vCPUs and pstore here" >>"$f"
+	done
 }
 
 # pstore_unchecked FILE WHY: a pstore case for a kernel without ramoops:
