@@ -2,7 +2,7 @@
 """The cases generated from the crash-type table, for one kernel.
 
 Each type is fired directly and at a crash point (direct_T, point_T),
-with pstore for a fatal type; where it cannot run, the case that proves
+with pstore for a fatal type fired directly; where it cannot run, the case that proves
 it is refused (refused_T: another architecture) or missed (a point on a
 kernel that cannot tell a preemptible path); and, where a capture kernel
 can load, the kdump lane's cases (kdump_T, and kdump_point_T for the
@@ -196,14 +196,17 @@ def kdump_case(kernel, row, kind, needs):
 def type_case(kernel, row, kind, needs, listed):
     """The type fired directly or at a point.  A type whose option the
     kernel lacks still runs, but only its start is checked, and it is a
-    skip; a fatal type keeps ramoops across the reset, and the record read
-    back must hold the same kernel text."""
+    skip.  Fired directly, a fatal type keeps ramoops across the reset, and
+    the record read back must hold the same kernel text: the pstore lane,
+    once per fatal type and kernel.  At a point its proof is the console,
+    so that its guest can be a restored one that no reset reboots."""
     n, sym = row.name, kernel.hit_symbol
     fatal = row.fate in FATAL
+    pstore = fatal and kind == 'direct'
     lines = ['# generated from the crash-type table: %s (%s, %s)' % (n, row.fate, kind),
              '# boot:' + needs.boot,
              '# smp: %d' % needs.smp]
-    if fatal:
+    if pstore:
         lines.append('# pstore: 1')
     if kind == 'direct':
         lines.append('# expect: provoke_crash: trigger: %s: ' % n)
@@ -233,7 +236,7 @@ def type_case(kernel, row, kind, needs, listed):
             lines.append('# expect-out: PC-GUEST-END')
         if kind == 'point' and row.fate not in ('panic', 'hang'):
             lines.append('# expect-out: %s %s hits=1 filtered=0 fired=1' % (sym, n))
-        if fatal:
+        if pstore:
             lines.append('# expect-out: PC-PSTORE-BEGIN dmesg-ramoops-[0-9]+')
             lines += ['# expect-out: ' + p for p in expected]
     # A type that returns may find the kernel cannot catch it here, from
