@@ -52,8 +52,11 @@ def run(o):
         how = 'booted'
     else:
         key = snapshot.snapshot_key(o)
-        path, why = snapshot.ensure(o, key)
-        how = 'restored (saved guest %s)' % key if path else 'booted (no saved guest: %s)' % why
+        path, why, took = snapshot.ensure(o, key)
+        how = 'booted (no saved guest: %s)' % why
+        if path:
+            how = 'restored (saved guest %s%s)' % (key, ', saved now in %.1f s' % took
+                                                   if took is not None else '')
     started = time.monotonic()
     status = None
     if path:

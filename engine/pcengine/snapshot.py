@@ -119,21 +119,22 @@ def save(o, path, sockets):
 
 
 def ensure(o, key):
-    """The saved guest of KEY, made if this run has none yet: (path, None)
-    or (None, why there is none)."""
+    """The saved guest of KEY, made if there is none yet: (path, None,
+    seconds the save took now or None) or (None, why there is none,
+    None)."""
     os.makedirs(o.dir, exist_ok=True)
     path = os.path.join(o.dir, key)
     with open(path + '.lock', 'w') as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         if os.path.exists(path + '.mig'):
             os.utime(path + '.mig')  # the newest use: pruned last
-            return path, None
+            return path, None, None
         # A failed save is not tried again within a while (a bench run's
         # other cases boot at once); a later run tries again.
         if os.path.exists(path + '.failed') and \
                 time.time() - os.path.getmtime(path + '.failed') < FAILED_FOR:
             with open(path + '.failed') as f:
-                return None, f.read().strip()
+                return None, f.read().strip(), None
         sockets = tempfile.mkdtemp(prefix='pc-snap-')
         try:
             started = time.monotonic()
@@ -144,10 +145,11 @@ def ensure(o, key):
             with open(path + '.failed', 'w') as f:
                 f.write(why + '\n')
             qmp.remove(path + '.tmp')
-            return None, why
-        print('# saved guest %s in %.1f s' % (key, time.monotonic() - started), file=sys.stderr)
+            return None, why, None
+        took = time.monotonic() - started
+        print('# saved guest %s in %.1f s' % (key, took), file=sys.stderr)
     prune(o.dir, key)
-    return path, None
+    return path, None, took
 
 
 def prune(directory, spare, keep=KEEP):

@@ -105,7 +105,7 @@ class CommandPort(unittest.TestCase):
 
 
 class RestoreOrBoot(unittest.TestCase):
-    def run_case(self, tmp, saved=('path', None), restored=(7, None), **change):
+    def run_case(self, tmp, saved=('path', None, None), restored=(7, None), **change):
         o = spec(tmp, **change)
         with mock.patch.object(snapshot, 'ensure', return_value=saved) as ensure, \
                 mock.patch.object(snapshot, 'restore', return_value=restored) as restore, \
@@ -120,6 +120,11 @@ class RestoreOrBoot(unittest.TestCase):
             self.assertEqual((status, ensured, restored, booted), (7, True, True, False))
             self.assertRegex(how, r'^restored \(saved guest [0-9a-f]{16}\), [0-9.]+ s\n$')
 
+    def test_the_first_restore_says_it_saved(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            how = self.run_case(tmp, saved=('path', None, 5.84))[1]
+            self.assertRegex(how, r'^restored \(saved guest [0-9a-f]{16}, saved now in 5.8 s\), ')
+
     def test_a_fresh_boot_says_why(self):
         with tempfile.TemporaryDirectory() as tmp:
             status, how, ensured, _, booted = self.run_case(tmp, fresh_boot='kdump')
@@ -129,7 +134,7 @@ class RestoreOrBoot(unittest.TestCase):
     def test_a_failed_save_boots_and_says_why(self):
         with tempfile.TemporaryDirectory() as tmp:
             status, how, _, restored, booted = self.run_case(
-                tmp, saved=(None, 'the guest was not ready within 5 s'))
+                tmp, saved=(None, 'the guest was not ready within 5 s', None))
             self.assertEqual((status, restored, booted), (9, False, True))
             self.assertIn('booted (no saved guest: the guest was not ready within 5 s)', how)
 
