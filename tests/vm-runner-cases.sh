@@ -227,7 +227,8 @@ provoke_crash: __x64_sys_getppid: null_dereference:
 BUG: kernel NULL pointer dereference
 ftrace trampoline
 ^dmesg-ramoops-0: Oops#1 Part1, [0-9]+ lines; it holds the report above
-^# time: checks .*, build .*, boot .*, crash .*, reboot .*, total
+^# guest: restored \(saved guest [0-9a-f]+(, saved now in [0-9.]+ s)?\)
+^# time: checks .*, build .*, (save and )?restore .*, crash .*, reboot .*, total
 the kernel crashed as asked: null_dereference, hit by pc-guest\[' --kernel "$series" --timing
 	# The man page's old example, a false pass: busybox's cat copies
 	# with sendfile and never calls vfs_read; the runner's own reading
@@ -240,9 +241,10 @@ provoke-crash-vm: the kernel survived your command' \
 		--kernel "${other:-$series}" --arm 'vfs_read bugon' --run 'cat /proc/version'
 	# Two points in one write, one of them refused: neither is armed, the
 	# command never runs, and the module's own line says why.  The second
-	# run on a series reuses the first one's module build.  The guest
+	# run on a series reuses the first one's module build and restores
+	# its saved guest: a typo costs a restore, not a boot.  The guest
 	# powers off at once after the start marker: --timing still times
-	# the boot.
+	# the restore.
 	cached='^# module: cached$'
 	echo vm/readme_first_command | grep -Eq -- "$filter" || cached='^# module: (cached|built)$'
 	vm_check arm_refused 4 "no such symbol
@@ -251,7 +253,8 @@ the module refused to arm the points; nothing ran:\$
 $cached
 !^SHOULD-NOT-RUN
 !^=== (kernel report|pstore)
-^# time: checks [0-9.]+s, build [0-9.]+s, boot [0-9.]+s, no crash: run and power-off [0-9.]+s, total" \
+^# guest: restored \(saved guest [0-9a-f]+(, saved now in [0-9.]+ s)?\),
+^# time: checks [0-9.]+s, build [0-9.]+s, (save and )?restore [0-9.]+s, no crash: run and power-off [0-9.]+s, total" \
 		--kernel "$series" --arm '@sys@getppid null_dereference' \
 		--arm 'pc_no_such_symbol bugon' --run 'echo SHOULD-NOT-RUN' --timing
 	# A crash through DIRECT, with a point armed elsewhere: the verdict

@@ -141,6 +141,8 @@ pcv_initramfs() {
 		mv "$dir/initramfs.cpio" "$dir/initramfs-base.cpio"
 		echo "$key" >"$dir/initramfs-base.key"
 	fi
+	# This run's files alone: a restored guest gets them on its command
+	# port, from a guest saved from the base; a booted one, after it.
 	(cd "$work/root" && find . | cpio -o -H newc --quiet) >"$work/run.cpio" &&
 		cat "$dir/initramfs-base.cpio" "$work/run.cpio" >"$work/initrd"
 }
@@ -392,14 +394,18 @@ pcv_ts() {
 # there.  The watcher's host times (EVENTS) miss a run that ends within
 # its poll: then the guest's own clock gives the spans.
 pcv_timing() {
-	local b c gb gc ge end=reboot
+	local b c gb gc ge end=reboot start=boot
+	# A restored guest's first stretch is the restore (and the save,
+	# on the first run that needed it).
+	grep -q '^restored' "$6" 2>/dev/null && start=restore
+	grep -q '^restored .*, saved now' "$6" 2>/dev/null && start="save and restore"
 	b=$(sed -n 's/^begin //p' "$1") c=$(sed -n 's/^crash //p' "$1")
 	gb=$(pcv_ts "$PCV_BEGIN_AT") gc=$(pcv_ts "$PCV_CRASH_AT") ge=$(pcv_ts "$PCV_END_AT")
 	[ "${PCV_KDUMP:-0}" = 1 ] && end="capture and dump"
 	# A first boot that powered off was QEMU's last.
 	[[ ${PCV_LINES[PCV_END_AT]:-} == *'Power down'* ]] || ge=""
 	awk -v t0="$2" -v t1="$3" -v t2="$4" -v t3="$5" -v b="$b" -v c="$c" \
-		-v gb="$gb" -v gc="$gc" -v ge="$ge" -v end="$end" \
+		-v gb="$gb" -v gc="$gc" -v ge="$ge" -v end="$end" -v start="$start" \
 		-v crashed="${PCV_CRASH_AT:+1}" 'BEGIN {
 		if (b == "" && gb != "") {
 			if (c != "" && gc != "")
@@ -415,9 +421,9 @@ pcv_timing() {
 		if (b == "")
 			printf "guest %.1fs: no start marker, nothing ran", t3 - t2
 		else if (c != "")
-			printf "boot %.1fs, crash %.1fs, %s %.1fs", b - t2, c - b, end, t3 - c
+			printf "%s %.1fs, crash %.1fs, %s %.1fs", start, b - t2, c - b, end, t3 - c
 		else
-			printf "boot %.1fs, no crash: run and power-off %.1fs", b - t2, t3 - b
+			printf "%s %.1fs, no crash: run and power-off %.1fs", start, b - t2, t3 - b
 		printf ", total %.1fs\n", t3 - t0
 	}' >&2
 }
