@@ -226,8 +226,8 @@ PCV_FATAL_RE+='|Unable to handle kernel|general protection fault|divide error: |
 PCV_FATAL_RE+='|Watchdog detected hard LOCKUP|detected stalls on CPU|INFO: task .* blocked for more than'
 PCV_FATAL_RE+='|stack-protector: Kernel stack is corrupted'
 
-# pcv_scan WORK TABLE: read the first boot's console (WORK/console.log)
-# into PCV_LINES (timestamps off) and find, after the start marker, each
+# pcv_scan WORK TABLE [LOG]: read the first boot's console (WORK/console.log,
+# or LOG: the crashed kernel's log read from a dump) into PCV_LINES (timestamps off) and find, after the start marker, each
 # module hit line (PCV_HIT_AT, PCV_HIT_TYPE, PCV_HIT_PID, PCV_HIT_COMM,
 # PCV_HIT_WHEN: run, or after the end marker) and the first crash line
 # (PCV_CRASH_AT, PCV_CRASH_PID); PCV_BEGIN_AT is the start marker's line,
@@ -237,8 +237,8 @@ pcv_scan() {
 	local hit_re='^provoke_crash: ([^ ]+): ([a-z0-9_]+): ' by_re='hit by (.+)\[([0-9]+)\]'
 	local pid_re='PID: ([0-9]+) Comm: ([^ ]+)'
 	local end_re='reboot: (Restarting system|Power down)|Rebooting in [0-9]+ seconds'
-	PCV_CONSOLE=$work/console.log
-	mapfile -t PCV_LINES < <(tr -d '\r' <"$work/console.log" |
+	PCV_CONSOLE=${3:-$work/console.log}
+	mapfile -t PCV_LINES < <(tr -d '\r' <"$PCV_CONSOLE" |
 		sed -E 's/^(<[0-9]+>)?\[ *[0-9]+\.[0-9]+\] //')
 	n=${#PCV_LINES[@]}
 	names=" $(cut -f1 "$table" | tr '\n' ' ') "

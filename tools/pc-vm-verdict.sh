@@ -94,22 +94,35 @@ pcv_verdict() {
 	exit "$PCV_SURVIVED"
 }
 
-# pcv_kdump_verdict STATUS WORK REL KEEP TABLE: after pcv_verdict's STATUS
-# (its line printed), what the capture kernel saved: KEEP gets the dump,
-# the log read from it and the capture's figures, and a crash counts only
-# when that log shows the crashed type's expected text.
+# pcv_kdump_verdict STATUS WORK REL KEEP TABLE VERDICT: after pcv_verdict's
+# STATUS and lines (VERDICT) on the console, what the capture kernel saved:
+# KEEP gets the dump, the log read from it and the capture's figures, and
+# a crash counts only when that log shows the crashed type's expected
+# text.  Where the console shows no crash but the dump has a log, the
+# verdict is the log's: an oops in NMI context, say, goes straight to the
+# capture kernel before the console shows it.
 pcv_kdump_verdict() {
-	local status=$1 work=$2 rel=$3 keep=$4 table=$5 type pat k missing=""
+	local status=$1 work=$2 rel=$3 keep=$4 table=$5 verdict=$6 type pat k missing=""
 	echo "=== kdump capture"
 	pc_kdump_save "$work/disk.img" "$work/out.log" "$keep"
 	case $? in
-	0) ;;
+	0)
+		if [ "$status" != "$PCV_CRASHED" ] && [ -s "$keep/vmcore-dmesg.txt" ]; then
+			echo "note: the console shows no crash of yours; the verdict reads the log from the dump"
+			pcv_scan "$work" "$table" "$keep/vmcore-dmesg.txt"
+			verdict=$(pcv_verdict "$work" 0 0 "$table")
+			status=$?
+		fi
+		printf '%s\n' "$verdict"
+		;;
 	2)
+		printf '%s\n' "$verdict"
 		echo "provoke-crash-vm: the capture kernel read the crashed kernel's log (in $keep/vmcore-dmesg.txt), but kept no dump; makedumpfile said:"
 		tr -d '\r' <"$work/out.log" | sed -n '/^PC-KDUMP-DUMP /,/^PC-KDUMP-DONE/p' | sed '1d;$d;s/^/  /'
 		exit "$PCV_NO_CAPTURE"
 		;;
 	*)
+		printf '%s\n' "$verdict"
 		echo "(none: no capture kernel ran, or it saved nothing; the console is in $keep if --keep)"
 		[ "$status" = "$PCV_CRASHED" ] && {
 			echo "provoke-crash-vm: the kernel crashed as asked, but kdump did not capture it"
