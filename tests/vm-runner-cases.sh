@@ -2,7 +2,7 @@
 # The VM runner's own cases, sourced by tests/run: tools/provoke-crash-vm is
 # run on the host as a user runs it, and its exit status and output are
 # checked.  Uses tests/run's $results, $kernels, $filter, $PC_OUT and
-# pc-vm-lib.sh.  Eleven of them boot guests (a repeat run of the runner
+# pc-vm-lib.sh.  Twelve of them run guests (a repeat run of the runner
 # takes about 15 s, the debug kernel's about 90 s); the option checks,
 # the completion and the accelerator's cache boot nothing.
 # shellcheck shell=bash disable=SC2154
@@ -319,6 +319,14 @@ the kernel crashed as asked: null_dereference, hit by pc-guest\[' \
 ^saved in .*/vm-kdump-keep: vmcore \([1-9][0-9]+ bytes\), vmcore-dmesg.txt, capture.txt
 kdump captured the crash: the log read from the dump shows null_dereference' \
 		--kernel "$series" --kdump --keep "$results/vm-kdump-keep"
+	# An oops in NMI context goes straight to the capture kernel: the
+	# console shows only the trigger, and the verdict is the dump's.
+	vm_check kdump_nmi 0 '^note: the console shows no crash of yours; the verdict reads the log from the dump
+the kernel crashed as asked: oops_nmi_context
+kdump captured the crash: the log read from the dump shows oops_nmi_context
+!the kernel survived' \
+		--kernel "$series" --kdump --trigger oops_nmi_context --keep "$results/vm-kdump-nmi-keep"
+	rm -f "$results/vm-kdump-nmi-keep/vmcore"
 	# A kdump-compressed file starts with the signature "KDUMP   ".
 	if [ -f "$results/vm-kdump-keep/vmcore" ] &&
 		[ "$(head -c 8 "$results/vm-kdump-keep/vmcore")" != "KDUMP   " ]; then
