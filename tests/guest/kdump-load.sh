@@ -5,6 +5,7 @@
 # check of the loaded segments, which takes long under TCG.
 # The capture kernel: one CPU, devices reset, interrupts polled (a device
 # the crashed kernel left raising one), as Debian's kdump-tools does.
+# shellcheck shell=dash
 args="quiet irqpoll nr_cpus=1 reset_devices pc_capture=1${pc_dump_disk:+ pc_dump_disk=1}"
 args="$args${pc_dump_level:+ pc_dump_level=$pc_dump_level}"
 case $(uname -m) in
