@@ -215,6 +215,7 @@ pc_debug_kernel() {
 # Run directly: build or report, then say where everything is.
 if [ "${BASH_SOURCE[0]}" = "$0" ]; then
 	set -u
+	# shellcheck source=/dev/null # pc-vm-lib.sh sources this file: no loop
 	. "$(dirname "$0")/pc-vm-lib.sh"
 	flavour=${1:-debug}
 	pc_install_deps "$flavour"
