@@ -16,6 +16,9 @@
 #                        the kdump lane's every type on each kernel
 #                        (arm64: 6.1 only; hours under TCG)
 #   make checkpatch      checkpatch.pl --strict over our C sources
+#   make protocol        the console protocol's C and sh views for the guest
+#                        (tests/guest/pc_protocol.h, pc-protocol.sh), from
+#                        engine/pcengine/protocol.py's table
 #   make check-shell     shellcheck -x over every shell file of the tree
 #                        (tests/lint-shell.sh; seconds, no guest)
 #   make bench           what a crash point that does not fire costs, in an
@@ -92,6 +95,10 @@ check-unit: unit
 
 check-shell:
 	tests/lint-shell.sh
+
+protocol:
+	cd engine && $(PYTHON) -m pcengine.protocol --c >../tests/guest/pc_protocol.h
+	cd engine && $(PYTHON) -m pcengine.protocol --sh >../tests/guest/pc-protocol.sh
 
 check:
 	tests/run
@@ -174,5 +181,5 @@ clean:
 	rm -f tools/provoke-crash
 	rm -rf build
 
-.PHONY: all module tools arm64 unit check-unit check-shell check check-long vm debug-kernel clang-kernel bench stress docs \
+.PHONY: all module tools arm64 unit check-unit check-shell protocol check check-long vm debug-kernel clang-kernel bench stress docs \
 	checkpatch install uninstall clean

@@ -16,6 +16,7 @@ files=(
 	tests/run tests/bench-step tests/lint tests/*.sh
 	tests/bench/run tests/bench/*.sh
 	tests/guest/init tests/guest/capture-init tests/guest/kdump-load.sh
+	tests/guest/pc-protocol.sh
 	tests/cases/*.sh
 	tools/provoke-crash-vm tools/*.sh tools/*.bash-completion
 )
