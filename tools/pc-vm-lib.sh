@@ -403,6 +403,7 @@ pc_pack_initramfs() {
 	# shellcheck disable=SC2086 # a list of paths, split into words
 	[ -n "${PC_EXTRA_FILES:-}" ] && cp $PC_EXTRA_FILES "$root/"
 	cp "$PC_ROOT/tests/guest/init" "$root/init"
+	cp "$PC_ROOT/tests/guest/pc-protocol.sh" "$root/"
 	# ramoops and what it needs; on arm64 also the virtio-serial port
 	# that carries the case's output.
 	pc_copy_modules "$rel" "$root" lib/reed_solomon/reed_solomon fs/pstore/ramoops
