@@ -16,6 +16,11 @@
 #                        the kdump lane's every type on each kernel
 #                        (arm64: 6.1 only; hours under TCG)
 #   make checkpatch      checkpatch.pl --strict over our C sources
+#   make protocol        the console protocol's C and sh views for the guest
+#                        (tests/guest/pc_protocol.h, pc-protocol.sh), from
+#                        engine/pcengine/protocol.py's table
+#   make check-shell     shellcheck -x over every shell file of the tree
+#                        (tests/lint-shell.sh; seconds, no guest)
 #   make bench           what a crash point that does not fire costs, in an
 #                        icount guest (tests/bench/run; reports, no verdict)
 #   make stress          the arm/disarm race at 10,000 cycles (about 25
@@ -87,6 +92,13 @@ PYFLAKES ?= pyflakes3
 check-unit: unit
 	cd engine && PYTHONDONTWRITEBYTECODE=1 $(PYTHON) -m unittest discover -s tests -t tests
 	$(PYFLAKES) engine
+
+check-shell:
+	tests/lint-shell.sh
+
+protocol:
+	cd engine && $(PYTHON) -m pcengine.protocol --c >../tests/guest/pc_protocol.h
+	cd engine && $(PYTHON) -m pcengine.protocol --sh >../tests/guest/pc-protocol.sh
 
 check:
 	tests/run
@@ -169,5 +181,5 @@ clean:
 	rm -f tools/provoke-crash
 	rm -rf build
 
-.PHONY: all module tools arm64 unit check-unit check check-long vm debug-kernel clang-kernel bench stress docs \
+.PHONY: all module tools arm64 unit check-unit check-shell protocol check check-long vm debug-kernel clang-kernel bench stress docs \
 	checkpatch install uninstall clean

@@ -26,7 +26,7 @@
 # about a minute each is more than CI's budget holds.
 # Uses gen-matrix.sh's matrix_paths state, matrix_predict, matrix_needs
 # and matrix_patterns.
-# shellcheck shell=bash disable=SC2154
+# shellcheck shell=bash
 # The case's own shell is written in single quotes on purpose:
 # shellcheck disable=SC2016
 
@@ -140,13 +140,13 @@ gen_matrix_smp_cases() {
 		f=$dir/matrix_smp_$kind.sh
 		cells=""
 		while IFS=$'\t' read -r name category context fate needs expect _desc; do
-			# shellcheck disable=SC2086
+			# shellcheck disable=SC2086 # the needs are words
 			matrix_needs "$arch" $needs || continue
 			matrix_patterns "$expect"
-			patterns[$name]=$matrix_pats
+			patterns[$name]=${matrix_pats?}
 			for path in $matrix_smp_paths; do
 				matrix_predict "$path" "$kind" "$context" "$fate"
-				case $fate/$matrix_outcome in
+				case $fate/${matrix_outcome?} in
 				oops/fired | panic/fired | hang/fired) continue ;;
 				esac
 				# A type that reports each place once a boot

@@ -32,7 +32,7 @@
 # The case's own shell is written in single quotes on purpose:
 # shellcheck disable=SC2016
 
-# shellcheck source=tests/gen-matrix-smp.sh
+# shellcheck source=gen-matrix-smp.sh
 . "$(dirname "${BASH_SOURCE[0]}")/gen-matrix-smp.sh"
 
 # The contexts, in the table's order (include/provoke_crash_defs.h).
@@ -222,7 +222,7 @@ gen_matrix_cases() {
 	arch=${arch/amd64/x86_64}
 	: >"$fatal"
 	while IFS=$'\t' read -r name category context fate needs expect _desc; do
-		# shellcheck disable=SC2086
+		# shellcheck disable=SC2086 # the needs are words
 		matrix_needs "$arch" $needs || continue
 		matrix_patterns "$expect"
 		patterns[$name]=$matrix_pats

@@ -1,12 +1,13 @@
 # SPDX-License-Identifier: GPL-2.0
-# The bench's host-side gates, sourced by tests/run: the parser's unit
+# The bench's host-side gates, sourced by tests/bench-step: the parser's unit
 # tests, a bounded fuzzing run, the JUnit writer's own check, make
 # check-unit, the docs check and the shard check, on the host while the
-# guests boot (slice 1 of a sharded run).  Uses tests/run's $results, $here, $host_tool and
-# $kernels.
-# shellcheck shell=bash disable=SC2154
+# guests boot (slice 1 of a sharded run).  Uses
+# tests/bench-step's $results, $here, $host_tool and $kernels.
+# shellcheck shell=bash
 
 host_gates() {
+	: "${results?}" "${here?}" "${host_tool?}" # tests/bench-step sets them
 	{
 		"$PC_ROOT/tests/unit/parse_test"
 		"$PC_ROOT/tests/unit/compare_test"

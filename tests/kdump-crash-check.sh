@@ -61,10 +61,10 @@ kdump_crash_vmlinux() {
 	local vmlinux=$cache/vmlinux-$rel
 	[ -s "$vmlinux" ] && echo "$vmlinux" && return
 	mkdir -p "$cache"
-	deb=$(ls "$cache"/linux-image-"$rel"-dbg_*.deb 2>/dev/null | head -n 1)
+	deb=$(find "$cache" -maxdepth 1 -name "linux-image-$rel-dbg_*.deb" | sort | head -n 1)
 	if [ -z "$deb" ]; then
 		(cd "$cache" && apt-get download -q "linux-image-$rel-dbg" >/dev/null 2>&1) || return 1
-		deb=$(ls "$cache"/linux-image-"$rel"-dbg_*.deb | head -n 1)
+		deb=$(find "$cache" -maxdepth 1 -name "linux-image-$rel-dbg_*.deb" | sort | head -n 1)
 	fi
 	dpkg-deb --fsys-tarfile "$deb" | tar -xO "./usr/lib/debug/boot/vmlinux-$rel" >"$vmlinux.tmp" &&
 		mv "$vmlinux.tmp" "$vmlinux" && echo "$vmlinux"
@@ -72,6 +72,7 @@ kdump_crash_vmlinux() {
 
 # kdump_crash_case SERIES REL SAMPLE CRASH: one guest, one dump, one bt.
 kdump_crash_case() {
+	: "${results?}" "${guest_timeout?}" # tests/bench-step sets them
 	local series=$1 rel=$2 crash=$4 name cmd frames dir case_dir vmlinux why="" f
 	IFS='|' read -r name cmd frames <<<"$3"
 	cmd=$(echo "$cmd" | sed "$(pc_case_sed "$rel")")
@@ -113,6 +114,7 @@ kdump_crash_case() {
 
 # kdump_crash_check: every sample on every x86-64 Debian kernel of the run.
 kdump_crash_check() {
+	: "${kernels?}" # tests/bench-step sets them
 	local series rel sample crash
 	crash=$(kdump_crash_tool)
 	for series in $kernels; do

@@ -25,10 +25,10 @@
 # anything on PATH, so its "dmesg --follow" reads /dev/kmsg instead
 # (records that end with the same words).
 #
-# Uses tests/run's $results, $filter, $order, $listing, $guest_timeout,
+# Uses tests/bench-step's $results, $filter, $order, $listing, $guest_timeout,
 # in_shard and pc-vm-lib.sh (tests/prepare-series.sh calls lkdtm_prepare,
 # tests/run forks lkdtm_run).
-# shellcheck shell=bash disable=SC2154
+# shellcheck shell=bash
 
 lkdtm_source=${PC_LKDTM_SOURCE:-/usr/src/linux-source-6.12.tar.xz}
 lkdtm_boot="slub_debug=FZPU init_on_free=1 randomize_kstack_offset=on"
@@ -120,6 +120,7 @@ lkdtm_expect() {
 # lkdtm_run REL SERIES: one guest for the whole selftest; writes the
 # series' result file (lkdtm_report).
 lkdtm_run() {
+	: "${results?}" "${guest_timeout?}" # tests/bench-step sets them
 	local rel=$1 series=$2 res=$results/$2-lkdtm_selftest rc start=$SECONDS boot=$lkdtm_boot
 	# One KASAN report per boot otherwise: the tests after the first
 	# would find none.
@@ -225,6 +226,7 @@ lkdtm_report() {
 # packs it and returns 0 when a guest is to run it (lkdtm_run); else 1,
 # with its result already written when it has one.
 lkdtm_prepare() {
+	: "${filter?}" "${listing?}" # tests/bench-step sets them
 	local rel=$1 series=$2
 	echo "$series/lkdtm_selftest" | grep -Eq -- "$filter" || return 1
 	in_shard || return 1

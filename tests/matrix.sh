@@ -1,10 +1,11 @@
 # SPDX-License-Identifier: GPL-2.0
 # The crash-type matrix printed at the end of a run, sourced by tests/run.
-# Uses tests/run's $kernels, $results and $PC_OUT.
+# Uses tests/bench-step's $kernels, $results and $PC_OUT.
 # shellcheck shell=bash
 
 # matrix_cell SERIES CASE: what became of one generated case.
 matrix_cell() {
+	: "${results?}" # tests/bench-step sets them
 	local r=$results/$1-$2.result
 	if [ ! -s "$r" ]; then
 		echo "n/r"
@@ -20,6 +21,7 @@ matrix_cell() {
 # print_matrix: every crash type of the table, fired directly and at a
 # point, on every kernel of the run, as KTAP diagnostics.
 print_matrix() {
+	: "${kernels?}" # tests/bench-step sets them
 	local series rel name context fate seen="" head="type                        ctx   " cells kd
 	local -A ctx=() fatal=()
 	for series in $kernels; do

@@ -11,7 +11,7 @@
 # (lkdtm_prepare too), in the same order as a listing does.  Only the
 # files under $scratch/prep and the SKIP results it writes reach the
 # scheduler.
-# shellcheck shell=bash disable=SC2154,SC2034
+# shellcheck shell=bash
 
 # prepare_series K SERIES: prepares the K-th series of $kernels.  Writes,
 # under $scratch/prep: K.order (its results' names, in KTAP order), K.jobs
@@ -20,6 +20,8 @@
 # gets its SKIP result here, unbooted; on a kernel without ramoops a
 # pstore case runs without its pstore checks, and counts as skipped.
 prepare_series() {
+	# tests/bench-step sets them.
+	: "${scratch?}" "${host_tool?}" "${kernels?}" "${filter?}" "${results?}" "${listing?}"
 	local k=$1 series=$2 prep=$scratch/prep rel cases why f n word missing first
 	local no_ramoops modwhy picked
 	local -A scoped=()
@@ -45,7 +47,7 @@ prepare_series() {
 	[ -z "$no_ramoops" ] || pc_log "no pstore checks on $rel: $no_ramoops"
 	# Each type fired directly, at a point and with kdump, or refused
 	# (engine/pcengine/cases.py).
-	# shellcheck disable=SC2046
+	# shellcheck disable=SC2046 # --kdump or nothing
 	PYTHONPATH=$PC_ROOT/engine python3 -P -m pcengine.cases --types "$cases/types.tsv" \
 		--config "$(pc_rel_config "$rel")" --release "$rel" --arch "$(pc_rel_arch "$rel")" \
 		--hit-symbol "$hit_symbol" $([ "$kdump_here" = 1 ] && echo --kdump) --out "$cases" ||
@@ -69,6 +71,7 @@ prepare_series() {
 		in_shard || continue
 		order+=("$series-$n")
 		missing="" modwhy=""
+		# shellcheck disable=SC2013 # the needs are words
 		for word in $(sed -n 's/^# needs: //p' "$f"); do
 			case $word in
 			*.ko) [ -n "$modwhy" ] || modwhy=$(pc_module_absent "$rel" "${word%.ko}") ;;

@@ -1,11 +1,11 @@
 # SPDX-License-Identifier: GPL-2.0
 # The VM runner's own cases, sourced by tests/run: tools/provoke-crash-vm is
 # run on the host as a user runs it, and its exit status and output are
-# checked.  Uses tests/run's $results, $kernels, $filter, $PC_OUT and
+# checked.  Uses tests/bench-step's $results, $kernels, $filter, $PC_OUT and
 # pc-vm-lib.sh.  Twelve of them run guests (a repeat run of the runner
 # takes about 15 s, the debug kernel's about 90 s); the option checks,
 # the completion and the accelerator's cache boot nothing.
-# shellcheck shell=bash disable=SC2154
+# shellcheck shell=bash
 
 # vm_check NAME STATUS PATTERNS ARGS...: run the VM runner with ARGS as a
 # user would; it must exit with STATUS and print every line of PATTERNS
@@ -14,10 +14,11 @@
 # $vm_dir (default $PC_OUT/vm).  VM_RUN, if set, is a command put before
 # the runner (the pty driver).
 vm_check() {
+	: "${results?}" "${filter?}" # tests/bench-step sets them
 	local name=$1 want=$2 pats=$3 log=$results/vm-$1.log why="" rc pat
 	shift 3
 	echo "vm/$name" | grep -Eq -- "$filter" || return 0
-	# shellcheck disable=SC2086
+	# shellcheck disable=SC2086 # VM_RUN is a command and its words
 	PC_OUT=${vm_dir:-$PC_OUT/vm} ${VM_RUN:-} "$PC_ROOT/tools/provoke-crash-vm" "$@" >"$log" 2>&1
 	rc=$?
 	tr -d '\r' <"$log" >"$log.txt"
@@ -160,6 +161,7 @@ BAD
 # pick's, which probes only where nothing is cached for this host yet,
 # 15 s at most).  No guest.
 vm_accel_cache() {
+	: "${kernels?}" # tests/bench-step sets them
 	local log=$results/vm-accel_cache.log why
 	echo vm/accel_cache | grep -Eq -- "$filter" || return 0
 	: >"$log"
@@ -270,6 +272,7 @@ the kernel crashed from DIRECT, not at an armed point: EXCEPTION \(null_derefere
 	repro=$results/vm-repro
 	printf '#include <stdio.h>\n#include <unistd.h>\nint main(void)\n{\n\tprintf("repro: %%d\\n", (int)getppid());\n\treturn 0;\n}\n' >"$repro.c"
 	if gcc -static -O2 -o "$repro" "$repro.c"; then
+		# shellcheck disable=SC2016 # the guest expands the command's $(...)
 		vm_check file_repro 0 '^\+ run: echo x >>/tmp/n; echo "runs: \$\(wc -l </tmp/n\)"; /root/vm-repro$
 ^runs: 1$
 2 vCPUs
@@ -363,6 +366,7 @@ the kernel crashed as asked: null_dereference' \
 # here SERIES' Debian image and headers named by path, one case, in a
 # bench of its own (its own build directory and root of links).
 vm_bench_kernel_files() {
+	: "${here?}" # tests/bench-step sets them
 	local rel log=$results/vm-bench_kernel_files.log why="" out=$PC_OUT/bench-files
 	echo vm/bench_kernel_files | grep -Eq -- "$filter" || return 0
 	rel=$(pc_kernel_release "$1")
@@ -372,7 +376,7 @@ vm_bench_kernel_files() {
 	fi
 	# Its own run: nothing of this one's environment but the accelerator.
 	env -u PC_JUNIT -u PC_KDUMP_CRASH -u PC_LIST -u PC_GUEST_CMDLINE PC_SHARD=1/1 \
-		PC_OUT=$out PC_KERNEL_ROOTS=$out/kernels PC_LINT=0 PC_JOBS=1 PC_CASES='/point_in_path$' \
+		PC_OUT="$out" PC_KERNEL_ROOTS="$out/kernels" PC_LINT=0 PC_JOBS=1 PC_CASES='/point_in_path$' \
 		PC_KERNELS="/boot/vmlinuz-$rel:/usr/src/linux-headers-$rel" "$here/run" >"$log" 2>&1
 	grep -q "^ok 1 $rel/point_in_path\$" "$log" ||
 		why="no 'ok 1 $rel/point_in_path' from PC_KERNELS=IMAGE:TREE"

@@ -5,7 +5,7 @@
 # valid (the host kernel, /dev/kvm's device numbers, the QEMU version),
 # and shared by the VM runner and the bench.  PC_ACCEL overrides it.
 # Sourced by pc-vm-lib.sh.
-# shellcheck shell=bash disable=SC2034  # PC_ACCEL_WHY is the callers'
+# shellcheck shell=bash
 
 PC_ACCEL_PROBE_SECONDS=15
 
@@ -84,6 +84,7 @@ pc_accel_pick() {
 	mkdir -p "$(dirname "$cache")" &&
 		printf '%s\n%s\n%s\n%s\n' "$key" "$answer" "$why" "$when" >"$cache.$$" &&
 		mv -f "$cache.$$" "$cache"
+	# shellcheck disable=SC2034 # PC_ACCEL_WHY is the callers'
 	PC_ACCEL=$answer PC_ACCEL_WHY=$why
 	export PC_ACCEL
 }

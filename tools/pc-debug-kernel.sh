@@ -77,7 +77,7 @@ pc_debug_dir() {
 pc_debug_wanted() {
 	local frags
 	frags=$(pc_debug_fragments "$1") || exit 1
-	# shellcheck disable=SC2086
+	# shellcheck disable=SC2086 # a list of paths, split into words
 	sed -n -e 's/^\(CONFIG_[A-Z0-9_]*=.*\)$/\1/p' \
 		-e 's/^# \(CONFIG_[A-Z0-9_]*\) is not set$/\1=n/p' $frags |
 		tac | awk -F= '!seen[$1]++' | tac
@@ -87,7 +87,7 @@ pc_debug_wanted() {
 # fragments' "# unbreak: CONFIG_X why" lines drop from the source tree (an
 # experimental option whose help says to drop that line to try it).
 pc_debug_unbroken() {
-	# shellcheck disable=SC2046
+	# shellcheck disable=SC2046 # a list of paths, split into words
 	sed -n 's/^# unbreak: CONFIG_\([A-Z0-9_]*\) .*/\1/p' $(pc_debug_fragments "$1")
 }
 
@@ -124,7 +124,7 @@ pc_debug_verify() {
 		[ -z "$have" ] && [ "$val" = n ] && have=n
 		[ "$have" = "$val" ] || bad+=("$sym=$val (got ${have:-nothing})")
 	done < <(pc_debug_wanted "$flavour")
-	# shellcheck disable=SC2046
+	# shellcheck disable=SC2046,SC2013 # paths and names are words
 	for sym in $(sed -n 's/^# must: \(CONFIG_[A-Z0-9_]*\) .*/\1/p' $(pc_debug_fragments "$flavour")); do
 		grep -qx "$sym=y" "$config" || bad+=("$sym=y (a must: line asks for it)")
 	done
@@ -179,26 +179,26 @@ pc_debug_kernel() {
 		mv "$src.tmp" "$src"
 	fi
 	mkdir -p "$b"
-	# shellcheck disable=SC2086
+	# shellcheck disable=SC2086 # a list of paths, split into words
 	cp $frags "$dir/"
 	{
 		# ARCH=x86_64: with ARCH=x86, tinyconfig is a 32-bit config.
-		# shellcheck disable=SC2086
+		# shellcheck disable=SC2086 # make variables, split into words
 		make -C "$src" O="$b" ARCH=x86_64 $make_vars tinyconfig &&
 			"$src/scripts/kconfig/merge_config.sh" -m -O "$b" "$b/.config" $frags &&
 			make -C "$src" O="$b" $make_vars olddefconfig
 	} >>"$log" 2>&1 || { tail -n 30 "$log" >&2; pc_die "$flavour kernel: configuration failed"; }
 	if ! bad=$(pc_debug_verify "$flavour" "$b/.config"); then
-		echo "$bad" | sed 's/^/  /' >&2
+		printf '%s\n' "$bad" | sed 's/^/  /' >&2
 		pc_die "$flavour kernel: these options did not stick after olddefconfig (fix $frags)"
 	fi
 	pc_log "$flavour kernel: config verified; make -j$(nproc) (13 minutes on 2 idle cores, more on a busy host)"
-	# shellcheck disable=SC2086
+	# shellcheck disable=SC2086 # make variables, split into words
 	make -C "$src" O="$b" $make_vars -j"$(nproc)" all >>"$log" 2>&1
 	rc=$?
 	if [ $rc = 0 ]; then
 		rm -rf "$dir/modules"
-		# shellcheck disable=SC2086
+		# shellcheck disable=SC2086 # make variables, split into words
 		make -C "$src" O="$b" $make_vars INSTALL_MOD_PATH="$dir/modules" modules_install >>"$log" 2>&1
 		rc=$?
 	fi
@@ -215,6 +215,7 @@ pc_debug_kernel() {
 # Run directly: build or report, then say where everything is.
 if [ "${BASH_SOURCE[0]}" = "$0" ]; then
 	set -u
+	# shellcheck source=/dev/null # pc-vm-lib.sh sources this file: no loop
 	. "$(dirname "$0")/pc-vm-lib.sh"
 	flavour=${1:-debug}
 	pc_install_deps "$flavour"

@@ -167,6 +167,7 @@ pc_kdump_extra() {
 	cp "$from/bin/busybox" "$cap/bin/busybox"
 	cp "$dir/pc-guest" "$cap/bin/"
 	cp "$PC_ROOT/tests/guest/capture-init" "$cap/init"
+	cp "$PC_ROOT/tests/guest/pc-protocol.sh" "$cap/"
 	chmod +x "$cap/init"
 	pc_kdump_copy_bins "$tools" "$cap" /sbin/vmcore-dmesg /usr/bin/makedumpfile || return 1
 	# virtio-blk, for a disk to keep the dump on (PC_KDUMP_DISK), and

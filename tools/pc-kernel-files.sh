@@ -3,6 +3,7 @@
 # and the build tree, O= works, that the module is built against), and
 # the bench's own "debug" and "clang" kernels once built.  Sourced by
 # tools/pc-vm-lib.sh, which owns $PC_KERNEL_ROOTS.
+# shellcheck shell=bash
 
 # pc_kernel_files IMAGE TREE: make the root of links for a kernel of
 # files and print its release (the tree's UTS_RELEASE).
@@ -17,8 +18,8 @@
 pc_kernel_files() {
 	local image=$1 tree=$2 rel root l t c m s
 	[ -f "$image" ] || pc_die "no kernel image $image"
-	[ -f "$tree/include/config/kernel.release" ] && [ -f "$tree/.config" ] &&
-		[ -f "$tree/Module.symvers" ] ||
+	{ [ -f "$tree/include/config/kernel.release" ] && [ -f "$tree/.config" ] &&
+		[ -f "$tree/Module.symvers" ]; } ||
 		pc_die "$tree is not a built kernel tree (needs .config, include/config/kernel.release, Module.symvers)"
 	image=$(realpath "$image") tree=$(realpath "$tree")
 	# The release the module's vermagic takes (Debian's headers keep the

@@ -5,6 +5,7 @@
 #
 # Nothing here touches the host kernel: the module is only ever loaded in
 # the guest.
+# shellcheck shell=bash
 
 PC_ROOT=${PC_ROOT:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}
 PC_OUT=${PC_OUT:-$PC_ROOT/build}
@@ -63,9 +64,11 @@ pc_kernel_packages() {
 # a W=1 build runs scripts/kernel-doc, which needs more than perl-base.
 pc_install_deps() {
 	local series want=() pkgs=() p
+	# shellcheck disable=SC2206 # package names are words
 	want=(qemu-system-x86 busybox-static cpio gcc make libc6-dev kmod xz-utils perl
 		${PC_EXTRA_PACKAGES:-})
 	for series in "$@"; do
+		# shellcheck disable=SC2207 # package names are words; || sees the status
 		want+=($(pc_kernel_packages "$series")) || return 1
 	done
 	# One dpkg-query for all (a dpkg -s each took a quarter second).
@@ -121,7 +124,7 @@ pc_kernel_release() {
 	case $version in
 	*-rt) version=${version%-rt} flavour=rt-amd64 ;;
 	esac
-	v=$(cd /boot && ls vmlinuz-"$version".*-"$flavour" 2>/dev/null |
+	v=$(find /boot -maxdepth 1 -name "vmlinuz-$version.*-$flavour" -printf '%f\n' 2>/dev/null |
 		sed 's/^vmlinuz-//' | sort -V | tail -n 1)
 	[ -n "$v" ] || pc_die "no /boot/vmlinuz-$version.*-$flavour (install $(pc_kernel_packages "$series"))"
 	case $series in
@@ -161,7 +164,7 @@ pc_fetch_arm64() {
 	[ "$(id -u)" = 0 ] || pc_die "arm64 packages for $rel are not cached (run as root to fetch them)"
 	if ! dpkg --print-foreign-architectures | grep -qx arm64; then
 		pc_log "adding the arm64 architecture to dpkg"
-		dpkg --add-architecture arm64 && apt-get update -q >/dev/null ||
+		{ dpkg --add-architecture arm64 && apt-get update -q >/dev/null; } ||
 			pc_die "could not add the arm64 architecture"
 	fi
 	mkdir -p "$debs" "$root"
@@ -275,6 +278,7 @@ pc_needs() {
 	PC_NEED_BOOT="" PC_NEED_SMP=1 PC_NEED_CPU="" PC_NEED_MISSING="" PC_NEED_ARCH=""
 	PC_NEED_DEFEATED=""
 	for word in "$@"; do
+		# shellcheck disable=SC2034 # the PC_NEED_ results are the caller's
 		case $word in
 		CONFIG_*) pc_has_config "$rel" "$word" || PC_NEED_MISSING="$PC_NEED_MISSING $word" ;;
 		!CONFIG_*) pc_has_config "$rel" "${word#!}" && PC_NEED_DEFEATED="$PC_NEED_DEFEATED ${word#!}" ;;
@@ -299,12 +303,12 @@ pc_needs() {
 pc_case_sed() {
 	case $(pc_rel_arch "$1") in
 	arm64)
-		echo 's/@sys@getpgrp/__arm64_sys_getpgid/g; s/@sys@/__arm64_sys_/g;' \
+		printf '%s %s %s\n' 's/@sys@getpgrp/__arm64_sys_getpgid/g; s/@sys@/__arm64_sys_/g;' \
 			's/@insn_offs@/8 12/g; s/@misaligned@/EINVAL/g;' \
 			's/^# \([a-z-]*\)@arm64: /# \1: /; /^# [a-z-]*@x86_64: /d'
 		;;
 	*)
-		echo 's/@sys@/__x64_sys_/g;' \
+		printf '%s %s %s\n' 's/@sys@/__x64_sys_/g;' \
 			's/@insn_offs@/5 9/g; s/@misaligned@/EILSEQ/g;' \
 			's/^# \([a-z-]*\)@x86_64: /# \1: /; /^# [a-z-]*@arm64: /d'
 		;;
@@ -396,8 +400,10 @@ pc_pack_initramfs() {
 	sed "$(pc_case_sed "$rel")" "$PC_ROOT/tests/guest/bad_input.tsv" >"$root/bad_input.tsv"
 	# Anything else the caller wants in the guest's root (the benchmark's
 	# empty kprobe module).
+	# shellcheck disable=SC2086 # a list of paths, split into words
 	[ -n "${PC_EXTRA_FILES:-}" ] && cp $PC_EXTRA_FILES "$root/"
 	cp "$PC_ROOT/tests/guest/init" "$root/init"
+	cp "$PC_ROOT/tests/guest/pc-protocol.sh" "$root/"
 	# ramoops and what it needs; on arm64 also the virtio-serial port
 	# that carries the case's output.
 	pc_copy_modules "$rel" "$root" lib/reed_solomon/reed_solomon fs/pstore/ramoops

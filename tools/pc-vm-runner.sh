@@ -3,10 +3,12 @@
 # host, the cached build and initramfs, the guest's script, and the
 # reading of the guest's console (its verdicts: pc-vm-verdict.sh).
 # Sourced after pc-vm-lib.sh.
-# shellcheck shell=bash disable=SC2034  # its PCV_ results are the runner's
+# shellcheck shell=bash
 
 # Exit statuses, documented in the usage text and provoke-crash(8).
+# shellcheck disable=SC2034 # tools/provoke-crash-vm exits with them
 PCV_CRASHED=0 PCV_SURVIVED=1 PCV_USAGE=2 PCV_TIMEOUT=3 PCV_REFUSED=4
+# shellcheck disable=SC2034 # tools/provoke-crash-vm exits with them
 PCV_REPORTED=5 PCV_SETUP=6 PCV_NO_CAPTURE=7
 
 # pcv_usage_error MESSAGE: one line, status 2, before anything is booted.
@@ -17,7 +19,7 @@ pcv_usage_error() {
 
 # pcv_int NAME VALUE MIN MAX: VALUE is a whole number in [MIN, MAX].
 pcv_int() {
-	[[ $2 =~ ^[0-9]+$ ]] && [ "$2" -ge "$3" ] && [ "$2" -le "$4" ] ||
+	{ [[ $2 =~ ^[0-9]+$ ]] && [ "$2" -ge "$3" ] && [ "$2" -le "$4" ]; } ||
 		pcv_usage_error "$1 '$2': give a whole number from $3 to $4"
 }
 
@@ -74,7 +76,7 @@ pcv_check_arm() {
 			continue
 		fi
 		key=${kv%%=*} val=${kv#*=}
-		[ "$key" != "$kv" ] && [ -n "$val" ] ||
+		{ [ "$key" != "$kv" ] && [ -n "$val" ]; } ||
 			pcv_usage_error "--arm '$spec': '$kv' is not KEY=VALUE"
 		case $key in
 		after | every | pid | cpu) [[ $val =~ ^[0-9]+$ ]] ;;
@@ -121,6 +123,7 @@ pcv_build() {
 	rm -f "$dir/build.key" "$dir/initramfs-base.key"
 	pc_build "$rel" 0 || return 1
 	echo "$key" >"$dir/build.key"
+	# shellcheck disable=SC2034 # tools/provoke-crash-vm logs it
 	PCV_BUILT=built
 }
 
@@ -255,6 +258,7 @@ pcv_scan() {
 			PCV_END_AT=$i
 			break
 		fi
+		# shellcheck disable=SC2034 # pc-vm-verdict.sh reads it
 		[[ $line == *'provoke_crash: FAIL: '* ]] && [ $phase = 1 ] && PCV_FAIL=$line
 		if [[ $line =~ $hit_re ]] &&
 			[[ $names == *" ${BASH_REMATCH[2]} "* ]] && [ "${BASH_REMATCH[1]}" != crashpoints ]; then
@@ -276,6 +280,7 @@ pcv_scan() {
 		if [ -z "$PCV_CRASH_AT" ] && [ $phase = 1 ] && [[ $line =~ $PCV_FATAL_RE ]]; then
 			PCV_CRASH_AT=$i
 			for ((j = i; j < n && j < i + 40; j++)); do
+				# shellcheck disable=SC2034 # pc-vm-verdict.sh reads it
 				[[ ${PCV_LINES[j]} =~ $pid_re ]] &&
 					PCV_CRASH_PID=${BASH_REMATCH[1]} && break
 			done

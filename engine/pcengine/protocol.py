@@ -30,6 +30,11 @@ those that only describe it (``docs``).  ``make check-unit`` holds the tree
 to this table (engine/tests/test_protocol.py): every ``PC-*`` word outside
 engine/ is defined here, each marker is in every file the table names for
 it, and every file that holds a marker is named for it.
+
+The guest's C and sh get the table as generated views (``VIEWS``; ``make
+protocol`` writes them, ``make check-unit`` fails when they are stale):
+``PCM_NAME``, a macro in C and a variable in sh, holds ``PC-NAME``.  A
+file that prints ``$PCM_NAME`` holds that marker as if it were spelled.
 """
 
 import collections
@@ -56,7 +61,8 @@ MARKERS = (
            "case's headers reject it"),
     Marker('PC-SNAPSHOT-READY', '', ('out',), (_INIT,), ('engine/pcengine/snapshot.py',),
            'a guest booted to be saved (pc_snapshot=1) has loaded the module and '
-           'waits for its case\'s name on the command port: the host saves it now'),
+           'waits for its case\'s name on the command port: the host saves it now',
+           ('Documentation/provoke-crash/testing.rst',)),
     Marker('PC-NOTE', 'TEXT', ('out',), (_INIT,), (),
            'something odd the guest saw that the case may explain'),
     Marker('PC-NO-CASE', 'CASE', ('out',), (_INIT,), (),
@@ -165,5 +171,50 @@ def rst():
     return '\n'.join(rows) + '\n'
 
 
+# The generated views, by the path the tree keeps them at.
+VIEWS = {'c': 'tests/guest/pc_protocol.h', 'sh': 'tests/guest/pc-protocol.sh'}
+
+# A marker's name in the views: PC-KDUMP-DONE is PCM_KDUMP_DONE.
+VIEW_RE = re.compile(r'\bPCM_[A-Z0-9_]+')
+
+
+def view_name(name):
+    return 'PCM_' + name[len('PC-'):].replace('-', '_')
+
+
+BY_VIEW_NAME = {view_name(m.name): m for m in MARKERS}
+
+_WHAT = ('the console protocol\'s markers, generated from the table in',
+         'engine/pcengine/protocol.py by "make protocol": do not edit.  A',
+         'marker starts its line, alone or followed by a space and its',
+         'arguments (given below).')
+
+
+def c_view():
+    """The C header: one macro a marker."""
+    rows = ['/* SPDX-License-Identifier: GPL-2.0 */', '/*', ' * pc_protocol.h: ' + _WHAT[0]]
+    rows += [' * ' + line for line in _WHAT[1:]] + [' */',
+                                                    '#ifndef PC_PROTOCOL_H', '#define PC_PROTOCOL_H', '']
+    for m in MARKERS:
+        define = '#define %s "%s"' % (view_name(m.name), m.name)
+        rows.append(define + ('\t/* %s */' % m.args if m.args else ''))
+    return '\n'.join(rows + ['', '#endif /* PC_PROTOCOL_H */']) + '\n'
+
+
+def sh_view():
+    """The sh file the guest sources: one variable a marker, exported so
+    that what the case runs has them too."""
+    rows = ['# SPDX-License-Identifier: GPL-2.0', '# pc-protocol.sh: ' + _WHAT[0]]
+    rows += ['# ' + line for line in _WHAT[1:]] + ['# shellcheck shell=dash']
+    for m in MARKERS:
+        rows.append('export %s=%s%s' % (view_name(m.name), m.name,
+                                         '\t# %s' % m.args if m.args else ''))
+    return '\n'.join(rows) + '\n'
+
+
 if __name__ == '__main__':
-    print(rst(), end='')
+    import sys
+    views = {'--c': c_view, '--sh': sh_view}
+    if len(sys.argv) > 2 or (sys.argv[1:] and sys.argv[1] not in views):
+        sys.exit('usage: python3 -m pcengine.protocol [--c | --sh]')
+    print((views[sys.argv[1]] if sys.argv[1:] else rst)(), end='')

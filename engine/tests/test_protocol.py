@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0
 """The protocol table (pcengine.protocol) against the tree: every PC-*
-word is defined, and the table names every file that holds each marker,
-and only those."""
+word (or its view's PCM_ name) is defined, the table names every file
+that holds each marker, and only those, and the generated views are the
+table's."""
 
 import fnmatch
 import os
@@ -19,7 +20,8 @@ PARSERS_IN_ENGINE = ('engine/pcengine/cases.py', 'engine/pcengine/console.py',
 def tree_files():
     """The project's files (git's list, or a walk), build output and
     engine/ aside (it holds the table and saved consoles), but for the
-    engine's modules that write or read markers."""
+    engine's modules that write or read markers; the generated views
+    aside too (they are the table)."""
     try:
         listed = subprocess.run(['git', '-C', fixtures.ROOT, 'ls-files', '--cached', '--others', '--exclude-standard'], check=True,
                                 stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
@@ -29,13 +31,20 @@ def tree_files():
                  for d, subdirs, names in os.walk(fixtures.ROOT) for f in names]
     return [f for f in files if f and (not f.startswith(('engine/', 'build/', '.git/'))
                                        or f in PARSERS_IN_ENGINE)
+            and f not in protocol.VIEWS.values()
             and os.path.isfile(os.path.join(fixtures.ROOT, f))]
 
 
 def words_by_file():
+    """The markers each file holds: PC-* words, and PCM_ names as the
+    marker they stand for (an undefined PCM_ name as itself)."""
     found = {}
     for f in tree_files():
-        words = set(protocol.WORD_RE.findall(fixtures.text(os.path.join(fixtures.ROOT, f))))
+        text = fixtures.text(os.path.join(fixtures.ROOT, f))
+        words = set(protocol.WORD_RE.findall(text))
+        for name in protocol.VIEW_RE.findall(text):
+            marker = protocol.BY_VIEW_NAME.get(name)
+            words.add(marker.name if marker else name)
         if words:
             found[f] = words
     return found
@@ -69,6 +78,20 @@ class Table(unittest.TestCase):
         for m in protocol.MARKERS:
             self.assertRegex(m.name, r'^PC-[A-Z0-9]+(-[A-Z0-9]+)*$')
             self.assertTrue(set(m.channels) <= {'out', 'kmsg'} and m.channels)
+
+
+class Views(unittest.TestCase):
+    """make protocol writes them; a table edited without it fails here."""
+
+    def test_views_are_the_tables(self):
+        for kind, path in sorted(protocol.VIEWS.items()):
+            with self.subTest(view=path):
+                with open(os.path.join(fixtures.ROOT, path)) as f:
+                    self.assertEqual(f.read(), getattr(protocol, kind + '_view')(),
+                                     '%s is stale: run make protocol' % path)
+
+    def test_one_name_each(self):
+        self.assertEqual(len(protocol.BY_VIEW_NAME), len(protocol.MARKERS))
 
 
 class Lines(unittest.TestCase):

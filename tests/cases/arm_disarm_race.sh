@@ -15,6 +15,7 @@
 # expect-out: PC-GUEST-END
 # reject-out: dmesg-bad:
 # reject: BUG:|Oops|WARNING:|FAIL:|general protection|Kernel panic
+# shellcheck shell=dash
 C=$D/crashpoints
 N=${pc_cycles:-150}
 # Active objects, exact once the per-CPU slabs are flushed back.
@@ -28,16 +29,16 @@ pc-guest hit getppid -1 >/dev/null &
 h1=$!
 pc-guest hit getpgrp -1 >/dev/null &
 h2=$!
-(pc-guest cycle $C $N "@sys@getppid unaligned_load_store times=-1" "!@sys@getppid" |
+(pc-guest cycle "$C" "$N" "@sys@getppid unaligned_load_store times=-1" "!@sys@getppid" |
 	sed 's/^/writer getppid: /') &
 w1=$!
-(pc-guest cycle $C $N "@sys@getpgrp unaligned_load_store times=-1\n@sys@getsid bugon" "!@sys@getpgrp\n!@sys@getsid" |
+(pc-guest cycle "$C" "$N" "@sys@getpgrp unaligned_load_store times=-1\n@sys@getsid bugon" "!@sys@getpgrp\n!@sys@getsid" |
 	sed 's/^/writer getpgid: /') &
 w2=$!
 wait $w1 $w2
-echo "points after: $(grep -c . $C)"
+echo "points after: $(grep -c . "$C")"
 echo "slab kmalloc-2k growth: $(($(slab) - start)) objects"
-pc-guest write $C "@sys@getppid unaligned_load_store times=-1\n@sys@getpgrp unaligned_load_store times=-1" >/dev/null
+pc-guest write "$C" "@sys@getppid unaligned_load_store times=-1\n@sys@getpgrp unaligned_load_store times=-1" >/dev/null
 sleep 1
 rmmod provoke_crash && echo "rmmod: ok"
 echo 8 >/proc/sys/kernel/printk

@@ -6,6 +6,7 @@
 # expect-out: PC-GUEST-END
 # reject-out: MISMATCH
 # reject: BUG:|Oops|WARNING:|FAIL:|Kernel panic
+# shellcheck shell=dash
 C=$D/crashpoints
 before=$(dmesg | grep -c 'provoke_crash: crashpoints:')
 long=$(head -c 5000 /dev/zero | tr '\0' x)
@@ -18,7 +19,7 @@ while IFS="$(printf '\t')" read -r errno text; do
 	@SYM600*) text="$sym600${text#@SYM600}" ;;
 	esac
 	total=$((total + 1))
-	got=$(pc-guest write $C "$text")
+	got=$(pc-guest write "$C" "$text")
 	if echo "$got" | grep -q "error $errno "; then
 		good=$((good + 1))
 	else
@@ -28,4 +29,4 @@ done </bad_input.tsv
 echo "bad_input: $good of $total refused as expected"
 after=$(dmesg | grep -c 'provoke_crash: crashpoints:')
 echo "log lines: $((after - before))"
-echo "points: $(grep -c . $C)"
+echo "points: $(grep -c . "$C")"

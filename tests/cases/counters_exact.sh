@@ -8,12 +8,13 @@
 # expect-out: PC-GUEST-END
 # reject: BUG:|Oops|WARNING:|FAIL:
 # Quiet console: the 20,000 log lines go to the ring buffer only.
+# shellcheck shell=dash
 echo 1 >/proc/sys/kernel/printk
 dmesg -c >/dev/null
-pc-guest write $D/crashpoints "@sys@getppid unaligned_load_store times=-1"
+pc-guest write "$D/crashpoints" "@sys@getppid unaligned_load_store times=-1"
 pc-guest hit getppid 10000 &
 pc-guest hit getppid 10000 &
 wait
-echo "listing: $(cat $D/crashpoints)"
+echo "listing: $(cat "$D/crashpoints")"
 echo "log lines: $(dmesg | grep -c 'provoke_crash: @sys@getppid: unaligned_load_store: ')"
 echo 8 >/proc/sys/kernel/printk

@@ -19,25 +19,27 @@
 # expect-out: ^race: hits=600 filtered\+fired\+missed=600 fired=0$
 # expect-out: PC-GUEST-END
 # reject: Oops|kernel BUG|Kernel panic|provoke_crash: FAIL:
+# shellcheck shell=dash
 C=$D/crashpoints
-pc-guest write $C "@sys@getppid fortify_mem_member times=5" >/dev/null
+pc-guest write "$C" "@sys@getppid fortify_mem_member times=5" >/dev/null
 pc-guest hit getppid 6
-echo "fortify: $(cat $C)"
+echo "fortify: $(cat "$C")"
 echo "fortify errors: $(dmesg | grep -c 'fortify_mem_member: could not run: error -11')"
-pc-guest write $C "\n" >/dev/null
+pc-guest write "$C" "\n" >/dev/null
 
-pc-guest write $C "@sys@getppid cfi_forward_proto times=2" >/dev/null
+pc-guest write "$C" "@sys@getppid cfi_forward_proto times=2" >/dev/null
 pc-guest hit getppid 3
-echo "cfi: $(cat $C)"
-pc-guest write $C "\n" >/dev/null
+echo "cfi: $(cat "$C")"
+pc-guest write "$C" "\n" >/dev/null
 
 # Quiet console: each miss logs three lines.
 echo 1 >/proc/sys/kernel/printk
-pc-guest write $C "@sys@getppid cfi_forward_proto times=1" >/dev/null
+pc-guest write "$C" "@sys@getppid cfi_forward_proto times=1" >/dev/null
 taskset -c 0 pc-guest hit getppid 300 &
 taskset -c 1 pc-guest hit getppid 300 &
 wait
-set -- $(sed -n 's/.* hits=\([0-9]*\) filtered=\([0-9]*\) fired=\([0-9]*\) missed=\([0-9]*\) .*/\1 \2 \3 \4/p' $C)
+# shellcheck disable=SC2046 # four counts, one a word
+set -- $(sed -n 's/.* hits=\([0-9]*\) filtered=\([0-9]*\) fired=\([0-9]*\) missed=\([0-9]*\) .*/\1 \2 \3 \4/p' "$C")
 echo "race: hits=$1 filtered+fired+missed=$(($2 + $3 + $4)) fired=$3"
 echo 8 >/proc/sys/kernel/printk
-pc-guest write $C "\n" >/dev/null
+pc-guest write "$C" "\n" >/dev/null

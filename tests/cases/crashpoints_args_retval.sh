@@ -34,6 +34,7 @@
 # expect@arm64: Unable to handle kernel NULL pointer dereference
 # expect:  pc_return_land[a-z_]*\+0x
 # reject: WARNING:|FAIL:|Kernel panic|the path goes on|Attempted to kill init
+# shellcheck shell=dash
 C=$D/crashpoints
 F=/init
 # try LABEL LINE LEN ADVICE...: arm LINE, make the calls, list, disarm.

@@ -24,13 +24,14 @@
 # expect: provoke_crash: points=: piece 2 is empty: give each point once, separated by ';'
 # expect-out: empty piece at load: refused
 # reject: BUG:|Oops|WARNING:|FAIL:|Kernel panic
+# shellcheck shell=dash
 C=$D/crashpoints
 try() {
 	label=$1 line=$2 syscall=$3 n=$4
-	pc-guest write $C "$line" >/dev/null
+	pc-guest write "$C" "$line" >/dev/null
 	pc-guest hit "$syscall" "$n" >/dev/null
-	echo "$label: $(cat $C)"
-	pc-guest write $C "\n" >/dev/null
+	echo "$label: $(cat "$C")"
+	pc-guest write "$C" "\n" >/dev/null
 }
 try after "@sys@getppid report after=3 times=-1" getppid 5
 try every "@sys@getpgrp report every=3 after=2 times=-1" getpgrp 10
@@ -46,23 +47,23 @@ kill $other
 mkfifo /tmp/go
 (read -r _ </tmp/go; exec pc-guest hit sync 4 >/dev/null) &
 me=$!
-pc-guest write $C "@sys@sync report times=-1 pid=$me" >/dev/null
+pc-guest write "$C" "@sys@sync report times=-1 pid=$me" >/dev/null
 echo go >/tmp/go
 wait $me
-echo "pid match: $(cat $C)"
-pc-guest write $C "\n" >/dev/null
+echo "pid match: $(cat "$C")"
+pc-guest write "$C" "\n" >/dev/null
 
 try "comm match" "@sys@getpgrp report times=-1 comm=pc-guest" getpgrp 3
 try "comm other" "@sys@getpgrp report times=-1 comm=nobody" getpgrp 3
 try "cpu 0" "@sys@getppid report times=-1 cpu=0" getppid 2
-echo "cpu 1: $(pc-guest write $C "@sys@getppid report cpu=1")"
+echo "cpu 1: $(pc-guest write "$C" "@sys@getppid report cpu=1")"
 
 echo 1 >/proc/sys/kernel/printk
-pc-guest write $C "@sys@getpgrp unaligned_load_store probability=50 times=-1" >/dev/null
+pc-guest write "$C" "@sys@getpgrp unaligned_load_store probability=50 times=-1" >/dev/null
 pc-guest hit getpgrp 400 >/dev/null
-fired=$(sed -n 's/.* fired=\([0-9]*\) .*/\1/p' $C)
+fired=$(sed -n 's/.* fired=\([0-9]*\) .*/\1/p' "$C")
 echo 8 >/proc/sys/kernel/printk
-pc-guest write $C "\n" >/dev/null
+pc-guest write "$C" "\n" >/dev/null
 if [ "$fired" -ge 120 ] && [ "$fired" -le 280 ]; then
 	echo "probability: fired between 120 and 280 of 400 ($fired)"
 else
@@ -70,14 +71,14 @@ else
 fi
 
 try return "@sys@getppid%return report" getppid 1
-pc-guest write $C "@sys@getppid%return report\n@sys@getppid bugon" >/dev/null
-echo "return and entry: $(grep -c . $C) points"
-pc-guest write $C "\n" >/dev/null
+pc-guest write "$C" "@sys@getppid%return report\n@sys@getppid bugon" >/dev/null
+echo "return and entry: $(grep -c . "$C") points"
+pc-guest write "$C" "\n" >/dev/null
 
 rmmod provoke_crash
 # The kernel splits module parameters at blanks unless they are quoted.
 insmod /provoke_crash.ko 'points="@sys@getppid report times=-1;@sys@getpgrp unaligned_load_store after=2"'
-cat $C | sed 's/^/at load: /'
+sed 's/^/at load: /' "$C"
 rmmod provoke_crash
 insmod /provoke_crash.ko 'points="@sys@getppid report;pc_no_such_symbol bugon"' 2>/dev/null ||
 	echo "bad at load: refused"

@@ -45,11 +45,12 @@
 # expect-out: PC-GUEST-END
 # reject: BUG:|Oops|FAIL:|WARNING:
 # reject-out: getsid armed
+# shellcheck shell=dash
 C=$D/crashpoints
 try() {
 	name=$1
 	shift
-	echo "$name: $(pc-guest write $C "$@")"
+	echo "$name: $(pc-guest write "$C" "$@")"
 }
 try unknown_type "@sys@getppid frobnicate"
 try missing_type "@sys@getppid"
@@ -66,17 +67,18 @@ try busy_alias "@sys@getpgid+0 panic"
 try disarm_unknown "!@sys@getsid"
 
 # The first instruction after the ftrace call site takes a breakpoint probe.
+# shellcheck disable=SC2043 # @insn_offs@ becomes a list of offsets
 for off in @insn_offs@; do
-	if pc-guest write $C "@sys@getppid+$off unaligned_load_store" >/dev/null; then
-		grep -q "+$(printf '%#x' $off) unaligned_load_store.*context=nmi" $C &&
+	if pc-guest write "$C" "@sys@getppid+$off unaligned_load_store" >/dev/null; then
+		grep -q "+$(printf '%#x' $off) unaligned_load_store.*context=nmi" "$C" &&
 			echo "nmi_offset: @sys@getppid+$off context=nmi"
-		pc-guest write $C "!@sys@getppid+$off" >/dev/null
+		pc-guest write "$C" "!@sys@getppid+$off" >/dev/null
 		try nmi_context "@sys@getppid+$off write_after_free"
 		# A type that completes later needs a path that can wait for
 		# it: a breakpoint's handler sees the path's state at each hit.
 		try deferred_offset "@sys@getppid+$off oops_interrupt_context"
-		echo "deferred_offset_list: $(grep oops_interrupt_context $C)"
-		pc-guest write $C "!@sys@getppid+$off" >/dev/null
+		echo "deferred_offset_list: $(grep oops_interrupt_context "$C")"
+		pc-guest write "$C" "!@sys@getppid+$off" >/dev/null
 		break
 	fi
 done
@@ -85,14 +87,14 @@ done
 # its entry probe cannot see.
 try deferred_return "@sys@getppid%return oops_softirq_context"
 # An empty write to a trigger file fires nothing.
-echo "empty_trigger: $(pc-guest write $D/panic '')"
+echo "empty_trigger: $(pc-guest write "$D/panic" '')"
 try too_big "$(head -c 5000 /dev/zero | tr '\0' x)"
 try all_or_none "@sys@getsid bugon\npc_no_such_symbol bugon"
-echo "all_or_none_list: $(grep -c . $C) $(cut -d' ' -f1,2 $C)"
-grep -q getsid $C && echo "getsid armed"
+echo "all_or_none_list: $(grep -c . "$C") $(cut -d' ' -f1,2 "$C")"
+grep -q getsid "$C" && echo "getsid armed"
 try bad_second_line "@sys@getsid bugon\n+4 bugon"
 # A point armed and disarmed by the same failing write is freed once.
 try rearm_disarm_fail "@sys@getsid report\n!@sys@getsid\npc_no_such_symbol bugon"
-echo "rearm_disarm_fail_list: $(grep -c . $C) $(cut -d' ' -f1,2 $C)"
-echo "final: $(grep -c . $C) $(cut -d' ' -f1,2 $C)"
-pc-guest write $C "\n"
+echo "rearm_disarm_fail_list: $(grep -c . "$C") $(cut -d' ' -f1,2 "$C")"
+echo "final: $(grep -c . "$C") $(cut -d' ' -f1,2 "$C")"
+pc-guest write "$C" "\n"

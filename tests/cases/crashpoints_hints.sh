@@ -50,12 +50,13 @@
 # expect-out: PC-GUEST-END
 # reject: BUG:|Oops|WARNING:|FAIL:|Kernel panic
 # reject-out: WRONG
+# shellcheck shell=dash
 C=$D/crashpoints
 O=$D/offsets
 try() {
 	name=$1
 	shift
-	echo "$name: $(pc-guest write $C "$@")"
+	echo "$name: $(pc-guest write "$C" "$@")"
 }
 try unknown_key "@sys@getppid bugon foo=1"
 try odd_key "@sys@getppid bugon w\x01e=1"
@@ -65,36 +66,36 @@ try mid_instruction "@sys@getppid+1 bugon"
 # The offset the hint names above: it arms.
 above=$(dmesg | sed -n 's/.*@sys@getppid+0x1: .*below, +\(0x[0-9a-f]*\) above.*/\1/p' | tail -n 1)
 try nearest_above "@sys@getppid+$above report"
-pc-guest write $C "\n" >/dev/null
+pc-guest write "$C" "\n" >/dev/null
 
 # The offsets file's list is exact: every offset of the function is
 # tried through the control file (one process: the debug kernel's
 # getppid has 447 bytes), and arms exactly when it is listed.
-echo @sys@getppid >$O
-echo "offsets_head: $(head -n 1 $O)"
-size=$(head -n 1 $O | sed 's/^# [^:]*: \([0-9]*\) bytes.*/\1/')
+echo @sys@getppid >"$O"
+echo "offsets_head: $(head -n 1 "$O")"
+size=$(head -n 1 "$O" | sed 's/^# [^:]*: \([0-9]*\) bytes.*/\1/')
 echo 1 >/proc/sys/kernel/printk
-pc-guest tryoffsets $C @sys@getppid "$size" report >/tmp/armed
+pc-guest tryoffsets "$C" @sys@getppid "$size" report >/tmp/armed
 echo 8 >/proc/sys/kernel/printk
-grep '^0x' $O >/tmp/listed
+grep '^0x' "$O" >/tmp/listed
 diff /tmp/listed /tmp/armed | sed -n 's/^</WRONG: listed, refused:/p; s/^>/WRONG: not listed, armed:/p'
 listed=$(grep -c . /tmp/listed)
 wrong=$(diff /tmp/listed /tmp/armed | grep -c '^[<>]')
 echo "offsets_exact: $listed listed, all armed; $((size - listed)) not listed, all refused; $wrong wrong"
-echo "offsets_after: $(grep -c . $C) points"
+echo "offsets_after: $(grep -c . "$C") points"
 # Each newline ends a line: an empty last line disarms all, the point
 # armed on the line before it too.
 try trailing_empty "@sys@getppid report\n\n"
-echo "trailing_empty_after: $(grep -c . $C) points"
-echo "offsets_missing: $(pc-guest write $O pc_inlined_nowhere)"
-echo "offsets_offset: $(pc-guest write $O "@sys@getppid+4")"
+echo "trailing_empty_after: $(grep -c . "$C") points"
+echo "offsets_missing: $(pc-guest write "$O" pc_inlined_nowhere)"
+echo "offsets_offset: $(pc-guest write "$O" "@sys@getppid+4")"
 
 # A function longer than the cap: the answer says it stopped short.
 for f in copy_process load_elf_binary __do_sys_perf_event_open __schedule; do
 	start=$(date +%s)
-	echo $f >$O 2>/dev/null || continue
-	if grep -q '^# truncated' $O; then
-		echo "truncated: $(grep '^# truncated' $O) ($f, $(($(date +%s) - start)) s)"
+	echo $f >"$O" 2>/dev/null || continue
+	if grep -q '^# truncated' "$O"; then
+		echo "truncated: $(grep '^# truncated' "$O") ($f, $(($(date +%s) - start)) s)"
 		break
 	fi
 done
@@ -102,23 +103,23 @@ done
 # MODULE:SYMBOL, as kprobe_events takes it.
 [ -d /sys/module/reed_solomon ] || insmod /reed_solomon.ko
 try mod_arm "reed_solomon:free_rs report times=-1"
-echo "mod_listed: $(cat $C)"
+echo "mod_listed: $(cat "$C")"
 try mod_plain_busy "free_rs report"
 try mod_disarm "!reed_solomon:free_rs"
-echo "mod_after: $(grep -c . $C) points"
+echo "mod_after: $(grep -c . "$C") points"
 try mod_missing "nosuchmod:free_rs report"
-echo reed_solomon:free_rs >$O
-echo "mod_offsets: $(head -n 1 $O)"
+echo reed_solomon:free_rs >"$O"
+echo "mod_offsets: $(head -n 1 "$O")"
 
 # eligible= appears where pid=, comm= or cpu= may make a hit not count.
-pc-guest write $C "@sys@getppid report times=-1 comm=nobody" >/dev/null
+pc-guest write "$C" "@sys@getppid report times=-1 comm=nobody" >/dev/null
 pc-guest hit getppid 3 >/dev/null
-echo "eligible: $(cat $C)"
-pc-guest write $C "\n" >/dev/null
-pc-guest write $C "@sys@getppid report after=2 times=-1" >/dev/null
+echo "eligible: $(cat "$C")"
+pc-guest write "$C" "\n" >/dev/null
+pc-guest write "$C" "@sys@getppid report after=2 times=-1" >/dev/null
 pc-guest hit getppid 3 >/dev/null
-echo "no_filter: $(cat $C)"
-pc-guest write $C "\n" >/dev/null
+echo "no_filter: $(cat "$C")"
+pc-guest write "$C" "\n" >/dev/null
 
 # The tool: the offsets subcommand; a line its own parser refuses, and
 # the module's reason on one only the module can refuse.
@@ -129,5 +130,5 @@ provoke-crash arm @sys@getppid report cpu=4000 2>&1 |
 provoke-crash arm reed_solomon:free_rs report 2>&1 | sed 's/^/tool_mod: /'
 provoke-crash status | sed 's/^/tool_status: /'
 provoke-crash disarm reed_solomon:free_rs
-echo "tool_mod_after: $(grep -c . $C) points"
+echo "tool_mod_after: $(grep -c . "$C") points"
 provoke-crash arm nosuchmod:free_rs report 2>&1 | sed 's/^/tool_mod_missing: /'

@@ -13,17 +13,18 @@
 # expect: provoke_crash: @sys@getppid: unaligned_load_store: 
 # reject: BUG:|Oops|FAIL:|WARNING:
 # reject-out: getpgid still listed
+# shellcheck shell=dash
 C=$D/crashpoints
-echo "three: $(pc-guest write $C "@sys@getpgid bugon\n@sys@getsid panic\n@sys@getppid unaligned_load_store\n")"
-cat $C
-echo "points: $(grep -c . $C)"
-pc-guest write $C "!@sys@getpgid"
-echo "after-disarm: $(grep -c . $C)"
-grep -q @sys@getpgid $C && echo "getpgid still listed"
+echo "three: $(pc-guest write "$C" "@sys@getpgid bugon\n@sys@getsid panic\n@sys@getppid unaligned_load_store\n")"
+cat "$C"
+echo "points: $(grep -c . "$C")"
+pc-guest write "$C" "!@sys@getpgid"
+echo "after-disarm: $(grep -c . "$C")"
+grep -q @sys@getpgid "$C" && echo "getpgid still listed"
 pc-guest hit getppid 3
-cat $C
-pc-guest write $C "\n"
-echo "points after clear: $(grep -c . $C)"
-echo "rearm: $(pc-guest write $C "@sys@getpgid bugon")"
-pc-guest write $C ""
-echo "points after empty write: $(grep -c . $C)"
+cat "$C"
+pc-guest write "$C" "\n"
+echo "points after clear: $(grep -c . "$C")"
+echo "rearm: $(pc-guest write "$C" "@sys@getpgid bugon")"
+pc-guest write "$C" ""
+echo "points after empty write: $(grep -c . "$C")"

@@ -16,19 +16,21 @@
 # expect-out: PC-GUEST-END
 # reject-out: no offset armed|WRONG
 # reject: BUG:|Oops|WARNING:|Kernel panic
+# shellcheck shell=dash
 C=$D/crashpoints
 N=${pc_cycles:-40}
 # The first whole instruction after the entry that takes a breakpoint.
 at=""
+# shellcheck disable=SC2043 # @insn_offs@ becomes a list of offsets
 for off in @insn_offs@; do
-	if pc-guest write $C "devkmsg_write+$off unaligned_load_store times=-1" >/dev/null; then
+	if pc-guest write "$C" "devkmsg_write+$off unaligned_load_store times=-1" >/dev/null; then
 		at=$off
 		break
 	fi
 done
 [ -n "$at" ] || echo "no offset armed"
 P="devkmsg_write+$at"
-grep -q 'context=nmi' $C || echo "WRONG: not a breakpoint: $(cat $C)"
+grep -q 'context=nmi' "$C" || echo "WRONG: not a breakpoint: $(cat "$C")"
 # Every marker is a record (no rate limit), and none goes to the console.
 echo on >/proc/sys/kernel/printk_devkmsg
 echo 1 >/proc/sys/kernel/printk
@@ -36,14 +38,14 @@ rm -f /tmp/rearm-done
 taskset -c 1 sh -c 'while [ ! -e /tmp/rearm-done ]; do echo pc-rearm-mark >/dev/kmsg; done' &
 h=$!
 start=$(date +%s)
-taskset -c 0 pc-guest cycle $C "$N" "!$P\n$P unaligned_load_store times=-1" "!$P\n$P unaligned_load_store times=-1" |
+taskset -c 0 pc-guest cycle "$C" "$N" "!$P\n$P unaligned_load_store times=-1" "!$P\n$P unaligned_load_store times=-1" |
 	sed 's/^/writer: /'
 touch /tmp/rearm-done
 wait $h
 echo "# $((2 * N)) re-arming writes in $(($(date +%s) - start)) s"
 echo 8 >/proc/sys/kernel/printk
-pc-guest write $C "\n" >/dev/null
-echo "after: $(grep -c . $C) points"
+pc-guest write "$C" "\n" >/dev/null
+echo "after: $(grep -c . "$C") points"
 # Firings before each marker; the first marker's share may have been
 # overwritten, which only lowers it.
 dmesg | awk '

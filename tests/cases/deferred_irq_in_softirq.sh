@@ -7,6 +7,7 @@
 # expect: Kernel panic - not syncing: Fatal exception in interrupt
 # expect-out: PC-PSTORE-BEGIN dmesg-ramoops-[0-9]+
 # reject-out: PC-GUEST-END
+# shellcheck shell=dash
 C=$D/crashpoints
-pc-guest write $C "run_timer_softirq oops_interrupt_context"
+pc-guest write "$C" "run_timer_softirq oops_interrupt_context"
 sleep 10

@@ -32,15 +32,16 @@
 # expect-out: rcu: __d_lookup_rcu stack_end_corruption times=-1 comm=pc-guest hits=[1-9][0-9]* eligible=[1-9][0-9]* filtered=[0-9]+ fired=0 missed=[1-9][0-9]* context=path:preempt
 # expect-out: PC-GUEST-END
 # reject: Kernel panic|Oops|kernel BUG|FAIL:
+# shellcheck shell=dash
 C=$D/crashpoints
 try() {
 	taskset -c 1 sh -c 'while :; do pc-guest read /proc/version; done' >/dev/null &
 	other=$!
-	pc-guest write $C "$2 times=-1" >/dev/null
+	pc-guest write "$C" "$2 times=-1" >/dev/null
 	[ -n "$3" ] && taskset -c 0 pc-guest read /proc/version >/dev/null
 	sleep 2
-	echo "$1: $(cat $C)"
-	pc-guest write $C "\n" >/dev/null
+	echo "$1: $(cat "$C")"
+	pc-guest write "$C" "\n" >/dev/null
 	kill $other
 	wait $other 2>/dev/null
 }

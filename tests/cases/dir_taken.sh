@@ -4,4 +4,5 @@
 # expect-out: twin: refused
 # expect-out: PC-GUEST-END
 # reject: BUG:|Oops|WARNING:
+# shellcheck shell=dash
 insmod /provoke_crash_twin.ko && echo "twin: loaded" || echo "twin: refused"

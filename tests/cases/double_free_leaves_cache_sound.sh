@@ -15,8 +15,9 @@
 # expect-out: rmmod: ok
 # expect-out: PC-GUEST-END
 # reject: Wrong object count|Freechain corrupt|Freepointer corrupt|Objects remaining|Oops|BUG: unable|general protection|Kernel panic
+# shellcheck shell=dash
 for cpu in 0 1; do
-	(for i in 1 2 3; do taskset -c $cpu pc-guest write $D/double_free 1 >/dev/null; done) &
+	(for _ in 1 2 3; do taskset -c $cpu pc-guest write "$D/double_free" 1 >/dev/null; done) &
 done
 wait
 echo "reports: $(dmesg | grep -cE 'Object already free|KASAN: double-free')"
@@ -25,5 +26,5 @@ for c in pc_double_free kmalloc-1k; do
 done
 echo "validated: pc_double_free kmalloc-1k"
 # Allocations from every size, as the CI's later exec did.
-for i in 1 2 3 4 5 6 7 8; do cat /proc/slabinfo /proc/self/maps >/dev/null; done
+for _ in 1 2 3 4 5 6 7 8; do cat /proc/slabinfo /proc/self/maps >/dev/null; done
 rmmod provoke_crash && echo "rmmod: ok"

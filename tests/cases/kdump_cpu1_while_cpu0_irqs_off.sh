@@ -22,6 +22,7 @@
 # waits for ever (a TLB-flush IPI, a module's init sections freed, and on
 # arm64 6.1 even the fork and exec of a new process did), so after that
 # CPU 1 only reads the log and writes.
-taskset -c 1 pc-guest onlog 'trigger: hardlockup: ' $D/panic 1 &
+# shellcheck shell=dash
+taskset -c 1 pc-guest onlog 'trigger: hardlockup: ' "$D/panic" 1 &
 sleep 0.5
-taskset -c 0 pc-guest write $D/hardlockup 1
+taskset -c 0 pc-guest write "$D/hardlockup" 1

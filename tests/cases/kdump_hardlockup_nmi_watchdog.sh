@@ -21,6 +21,7 @@
 # A perf watchdog says it is on; the buddy says nothing, but its sysctl is
 # writable only when a detector is there (6.12; 6.1 keeps it writable, and
 # says "permanently disabled" when perf's cannot run).
+# shellcheck shell=dash
 why=$(dmesg | grep -m1 -i 'watchdog permanently disabled' | sed 's/^\[[^]]*\] //')
 if [ -z "$why" ] && [ "$(stat -c %a /proc/sys/kernel/nmi_watchdog)" != 644 ]; then
 	why="/proc/sys/kernel/nmi_watchdog is read-only: no hard-lockup detector"
@@ -29,6 +30,6 @@ if [ -n "$why" ]; then
 	echo "PC-SKIP no hard-lockup detector here; the kernel said: $why"
 else
 	echo "PC-DETECTOR $(dmesg | grep -m1 'NMI watchdog: Enabled' || echo 'no NMI watchdog message: buddy')"
-	taskset -c 1 pc-guest write $D/hardlockup 1 &
+	taskset -c 1 pc-guest write "$D/hardlockup" 1 &
 	sleep 60
 fi

@@ -14,7 +14,8 @@
 # reject-out: PC-GUEST-END|PC-KDUMP-LOAD-FAILED|PC-KDUMP-NO-VMCORE
 # reject: FAIL:
 # The tick's function: sched_tick since 6.11, scheduler_tick before.
+# shellcheck shell=dash
 tick=sched_tick
 grep -q ' scheduler_tick$' /proc/kallsyms && tick=scheduler_tick
-pc-guest write $D/crashpoints "$tick panic"
+pc-guest write "$D/crashpoints" "$tick panic"
 sleep 10

@@ -11,6 +11,7 @@
 # expect: BUG: KFENCE: invalid free in pc_crash_double_free
 # expect-out: PC-GUEST-END
 # reject: FAIL:|KFENCE served none|Oops|Kernel panic
+# shellcheck shell=dash
 for t in overwrite_allocation write_after_free read_after_free double_free; do
-	pc-guest write $D/$t 1
+	pc-guest write "$D/$t" 1
 done

@@ -28,19 +28,20 @@
 # expect@arm64: XFAIL: this test is ia32-only \(DIRECT: DOUBLE_FAULT, as LKDTM's own test on arm64\)$
 # expect-out: PC-GUEST-END
 # reject: Oops|Kernel panic|BUG:|could not run|double fault|is not among
-echo "head: $(head -n 1 $D/DIRECT)"
+# shellcheck shell=dash
+echo "head: $(head -n 1 "$D/DIRECT")"
 for t in BUG REFCOUNT_DEC_AND_TEST_NEGATIVE; do
-	echo "listed: $t $(grep -qx "$t" $D/DIRECT && echo yes || echo no)"
+	echo "listed: $t $(grep -qx "$t" "$D/DIRECT" && echo yes || echo no)"
 done
-echo "dups: $(tail -n +2 $D/DIRECT | sort | uniq -d | wc -l)"
+echo "dups: $(tail -n +2 "$D/DIRECT" | sort | uniq -d | wc -l)"
 echo 1 >/sys/kernel/debug/clear_warn_once
-echo "run: $(pc-guest write $D/DIRECT REFCOUNT_INC_SATURATED)"
-echo "unknown: $(pc-guest write $D/DIRECT NO_SUCH_TEST)"
-echo "long: $(pc-guest write $D/DIRECT "$(printf '%080d' 0)")"
-echo "empty: $(pc-guest write $D/DIRECT '')"
+echo "run: $(pc-guest write "$D/DIRECT" REFCOUNT_INC_SATURATED)"
+echo "unknown: $(pc-guest write "$D/DIRECT" NO_SUCH_TEST)"
+echo "long: $(pc-guest write "$D/DIRECT" "$(printf '%080d' 0)")"
+echo "empty: $(pc-guest write "$D/DIRECT" '')"
 case $(uname -m) in
 aarch64) other=UNSET_SMEP ;;
 *) other=CORRUPT_PAC ;;
 esac
-echo "other_arch: $(pc-guest write $D/DIRECT $other)"
-echo "double_fault: $(pc-guest write $D/DIRECT DOUBLE_FAULT)"
+echo "other_arch: $(pc-guest write "$D/DIRECT" $other)"
+echo "double_fault: $(pc-guest write "$D/DIRECT" DOUBLE_FAULT)"

@@ -11,6 +11,7 @@
 # expect-out: PC-GUEST-END
 # reject-out: fired lines: [1-9]
 # reject: Kernel panic|Oops|BUG:|FAIL:
+# shellcheck shell=dash
 rmmod provoke_crash
 echo 1 >/proc/sys/kernel/printk
 pc-guest hit getppid -1 >/dev/null &
@@ -18,7 +19,7 @@ h1=$!
 pc-guest hit getpgrp -1 >/dev/null &
 h2=$!
 refused=0 loaded=0
-for i in $(seq 30); do
+for _ in $(seq 30); do
 	if insmod /provoke_crash.ko 'points="@sys@getppid%return panic;@sys@getpgrp panic;pc_no_such_symbol bugon"' 2>/dev/null; then
 		loaded=$((loaded + 1))
 		rmmod provoke_crash
@@ -32,5 +33,5 @@ echo 8 >/proc/sys/kernel/printk
 echo "loads: 30 tried, $refused refused, $loaded loaded"
 echo "logged: $(dmesg | grep -c "points=: not loading: the crash points given")"
 echo "fired lines: $(dmesg | grep -c 'provoke_crash: @sys@')"
-insmod /provoke_crash.ko && [ -z "$(cat $D/crashpoints)" ] && rmmod provoke_crash &&
+insmod /provoke_crash.ko && [ -z "$(cat "$D/crashpoints")" ] && rmmod provoke_crash &&
 	echo "after: loaded, listing empty, unloaded"

@@ -10,8 +10,9 @@
 # expect-out: tool exit: 4
 # expect-out: PC-GUEST-END
 # reject: BUG:|Oops|provoke_crash: loaded
+# shellcheck shell=dash
 insmod /provoke_crash.ko && echo "insmod: loaded" || echo "insmod: refused"
-[ -d $D ] || echo "no directory"
+[ -d "$D" ] || echo "no directory"
 mount -t securityfs securityfs /sys/kernel/security
 provoke-crash status 2>&1 | sed 's/^/tool: /'
 provoke-crash status >/dev/null 2>&1

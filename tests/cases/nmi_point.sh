@@ -20,9 +20,10 @@
 # expect-out: ^__show_regs report cpu=1 hits=[0-9]+ eligible=[1-9][0-9]* filtered=[0-9]+ fired=1 missed=0 context=
 # expect-out: PC-GUEST-END
 # reject: Kernel panic|Oops|kernel BUG|FAIL:|overwrite_allocation: 
+# shellcheck shell=dash
 C=$D/crashpoints
-echo "nmi blacklist: $(pc-guest write $C 'nmi_cpu_backtrace report')"
-pc-guest write $C "show_regs overwrite_allocation times=-1\nshow_opcodes oops_interrupt_context times=-1 cpu=1\n__show_regs report cpu=1"
+echo "nmi blacklist: $(pc-guest write "$C" 'nmi_cpu_backtrace report')"
+pc-guest write "$C" "show_regs overwrite_allocation times=-1\nshow_opcodes oops_interrupt_context times=-1 cpu=1\n__show_regs report cpu=1"
 taskset -c 1 pc-guest hit getppid -1 >/dev/null &
 busy=$!
 sleep 1
@@ -30,5 +31,5 @@ taskset -c 0 sh -c 'echo l >/proc/sysrq-trigger'
 sleep 2
 kill $busy
 wait $busy 2>/dev/null
-cat $C
-pc-guest write $C "\n"
+cat "$C"
+pc-guest write "$C" "\n"

@@ -18,8 +18,9 @@
 # expect-out: points: 0
 # expect-out: PC-GUEST-END
 # reject: BUG:|Oops|Kernel panic|provoke_crash: trigger: panic:|DIRECT: PANIC
+# shellcheck shell=dash
 for f in panic types crashpoints; do
-	echo "mode $f: $(ls -l $D/$f | cut -d' ' -f1)"
+	echo "mode $f: $(stat -c %A "$D/$f")"
 done
 echo 'root:x:0:0:root:/:/bin/sh' >/etc/passwd
 echo 'nobody:x:65534:65534:nobody:/:/bin/sh' >>/etc/passwd
@@ -33,6 +34,6 @@ for f in trigger:panic arm:crashpoints direct:DIRECT offsets:offsets; do
 	offsets:*) text=@sys@getppid ;;
 	*) text=1 ;;
 	esac
-	echo "nocap_${f%%:*}: $(pc-guest nocapwrite $D/${f#*:} "$text")"
+	echo "nocap_${f%%:*}: $(pc-guest nocapwrite "$D/${f#*:}" "$text")"
 done
-echo "points: $(grep -c . $D/crashpoints)"
+echo "points: $(grep -c . "$D/crashpoints")"

@@ -8,9 +8,10 @@
 # expect: provoke_crash: crashpoints: @sys@getppid: pid=99: no such task in the writer's pid namespace
 # expect-out: PC-GUEST-END
 # reject: BUG:|Oops|provoke_crash: FAIL:|Kernel panic
+# shellcheck shell=dash
 C=$D/crashpoints
 unshare -p -f sh -c "pc-guest write $C '@sys@getppid report times=-1 pid=1' >/dev/null &&
 	exec pc-guest hit getppid 3" >/dev/null
-echo "ns: $(cat $C)"
-pc-guest write $C "\n" >/dev/null
-echo "ns missing: $(unshare -p -f pc-guest write $C '@sys@getppid report pid=99')"
+echo "ns: $(cat "$C")"
+pc-guest write "$C" "\n" >/dev/null
+echo "ns missing: $(unshare -p -f pc-guest write "$C" '@sys@getppid report pid=99')"

@@ -15,17 +15,19 @@
 # expect: (@sys@|__do_sys_)getppid\+0x[0-9a-f]+/
 # reject: Kernel panic|Fatal exception|kprobe_ftrace_handler|kprobe_int3_handler|<NMI>|FAIL:
 # reject: kprobe_breakpoint_handler|call_break_hook|do_debug_exception
+# shellcheck shell=dash
 C=$D/crashpoints
-pc-guest write $C "@sys@getppid null_dereference" >/dev/null
-echo "entry: $(cat $C)"
+pc-guest write "$C" "@sys@getppid null_dereference" >/dev/null
+echo "entry: $(cat "$C")"
 pc-guest hit getppid 1
-pc-guest write $C "\n" >/dev/null
+pc-guest write "$C" "\n" >/dev/null
+# shellcheck disable=SC2043 # @insn_offs@ becomes a list of offsets
 for off in @insn_offs@; do
-	if pc-guest write $C "@sys@getppid+$off null_dereference" >/dev/null; then
-		echo "offset: $(cat $C)"
+	if pc-guest write "$C" "@sys@getppid+$off null_dereference" >/dev/null; then
+		echo "offset: $(cat "$C")"
 		pc-guest hit getppid 1
-		echo "offset after: $(cat $C)"
+		echo "offset after: $(cat "$C")"
 		break
 	fi
 done
-pc-guest write $C "\n" >/dev/null
+pc-guest write "$C" "\n" >/dev/null

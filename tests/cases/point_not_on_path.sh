@@ -4,9 +4,10 @@
 # expect-out: @sys@getppid unaligned_load_store times=-1 hits=5 filtered=0 fired=5
 # expect-out: PC-GUEST-END
 # reject: BUG:|Oops|FAIL:
+# shellcheck shell=dash
 C=$D/crashpoints
-pc-guest write $C "@sys@getpgid null_dereference"
-pc-guest write $C "@sys@getppid unaligned_load_store times=-1"
+pc-guest write "$C" "@sys@getpgid null_dereference"
+pc-guest write "$C" "@sys@getppid unaligned_load_store times=-1"
 pc-guest hit getppid 5
-cat $C
-pc-guest write $C "\n"
+cat "$C"
+pc-guest write "$C" "\n"

@@ -26,9 +26,10 @@
 # reject: FAIL:
 # reject: Fatal exception
 # reject: Attempted to kill init
-pc-guest write $D/crashpoints "@sys@getppid%return null_dereference" >/dev/null
-echo "armed: $(cat $D/crashpoints)"
+# shellcheck shell=dash
+pc-guest write "$D/crashpoints" "@sys@getppid%return null_dereference" >/dev/null
+echo "armed: $(cat "$D/crashpoints")"
 pc-guest hit getppid 1
-echo "after: $(cat $D/crashpoints)"
+echo "after: $(cat "$D/crashpoints")"
 dmesg | awk '/ pc_return_land[a-z_]*\+/ { f = 1; next }
 	f && n < 2 && !/\] +\? / { sub(/^.*\] +/, ""); print "above " ++n ": " $0 }'

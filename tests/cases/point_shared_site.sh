@@ -24,6 +24,7 @@
 # expect: oops_softirq_context: in softirq context: yes
 # expect: Kernel panic - not syncing
 # reject: the path is in (atomic|nmi|preempt) context here|@sys@getppid: oops_softirq_context missed|FAIL:
+# shellcheck shell=dash
 C=$D/crashpoints
 T=/sys/kernel/tracing
 [ -e $T/trace ] || mount -t tracefs nodev $T

@@ -14,6 +14,7 @@
 # expect-out: PC-GUEST-END
 # reject-out: dmesg-bad:
 # reject: Kernel panic|FAIL:
+# shellcheck shell=dash
 C=$D/crashpoints
 cp /bin/pc-guest /tmp/pc-hitter
 echo 1 >/proc/sys/kernel/printk
@@ -21,8 +22,8 @@ echo 1 >/proc/sys/kernel/printk
 l1=$!
 (while :; do /tmp/pc-hitter hit getppid 1000 >/dev/null 2>&1; done) &
 l2=$!
-pc-guest cycle $C 50 "@sys@getppid null_dereference comm=pc-hitter times=-1" "!@sys@getppid"
-pc-guest write $C "@sys@getppid null_dereference comm=pc-hitter times=-1" >/dev/null
+pc-guest cycle "$C" 50 "@sys@getppid null_dereference comm=pc-hitter times=-1" "!@sys@getppid"
+pc-guest write "$C" "@sys@getppid null_dereference comm=pc-hitter times=-1" >/dev/null
 sleep 1
 i=0
 until rmmod provoke_crash 2>/dev/null; do

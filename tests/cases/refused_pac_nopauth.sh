@@ -15,6 +15,7 @@
 # expect-out: direct: write: error (EOPNOTSUPP|ENOTSUP)
 # expect-out: PC-GUEST-END
 # reject: (^|[^X])FAIL:|could not run|Oops|Unable to handle|Kernel panic|PAC bit flipped
+# shellcheck shell=dash
 echo "paca: $(grep -c '^Features.* paca' /proc/cpuinfo)"
-echo "trigger: $(pc-guest write $D/pac_corruption 1)"
-echo "direct: $(pc-guest write $D/DIRECT CORRUPT_PAC)"
+echo "trigger: $(pc-guest write "$D/pac_corruption" 1)"
+echo "direct: $(pc-guest write "$D/DIRECT" CORRUPT_PAC)"

@@ -17,21 +17,23 @@
 # expect-out: PC-GUEST-END
 # reject: cannot resume: BUG|Oops|Kernel panic
 # reject-out: no offset armed
+# shellcheck shell=dash
 C=$D/crashpoints
 # The first whole instruction after the entry that takes a breakpoint.
 at=""
+# shellcheck disable=SC2043 # @insn_offs@ becomes a list of offsets
 for off in @insn_offs@; do
-	if pc-guest write $C "@sys@getppid+$off report" >/dev/null; then
-		pc-guest write $C "\n" >/dev/null
+	if pc-guest write "$C" "@sys@getppid+$off report" >/dev/null; then
+		pc-guest write "$C" "\n" >/dev/null
 		at=$off
 		break
 	fi
 done
 [ -n "$at" ] || echo "no offset armed"
-echo "offset: $(pc-guest write $C "@sys@getppid+$at cfi_forward_proto")"
-echo "return: $(pc-guest write $C "@sys@getppid%return cfi_forward_proto")"
-echo "refused left: $(grep -c . $C) points"
-pc-guest write $C "@sys@getppid cfi_forward_proto" >/dev/null
+echo "offset: $(pc-guest write "$C" "@sys@getppid+$at cfi_forward_proto")"
+echo "return: $(pc-guest write "$C" "@sys@getppid%return cfi_forward_proto")"
+echo "refused left: $(grep -c . "$C") points"
+pc-guest write "$C" "@sys@getppid cfi_forward_proto" >/dev/null
 pc-guest hit getppid 2
-echo "entry: $(cat $C)"
-pc-guest write $C "\n" >/dev/null
+echo "entry: $(cat "$C")"
+pc-guest write "$C" "\n" >/dev/null

@@ -17,10 +17,11 @@
 # expect-out: rmmod: ok
 # expect-out: PC-GUEST-END
 # reject: Kernel panic|FAIL:|slots are taken
+# shellcheck shell=dash
 C=$D/crashpoints
 refs=/sys/module/provoke_crash/refcnt
 cp /bin/pc-guest /tmp/pc-exiter
-pc-guest write $C "@sys@exit_group%return panic comm=pc-exiter times=-1" >/dev/null
+pc-guest write "$C" "@sys@exit_group%return panic comm=pc-exiter times=-1" >/dev/null
 read -r base <$refs
 i=0
 held=0
@@ -31,9 +32,9 @@ while [ $i -lt 150 ]; do
 	i=$((i + 1))
 done
 echo "exits: $i, a slot still held after $held of them"
-echo "exits: $(cat $C)"
-pc-guest write $C "\n@sys@getppid%return bugon" >/dev/null
+echo "exits: $(cat "$C")"
+pc-guest write "$C" "\n@sys@getppid%return bugon" >/dev/null
 pc-guest hit getppid 1
-echo "after: $(cat $C)"
-pc-guest write $C "\n" >/dev/null
+echo "after: $(cat "$C")"
+pc-guest write "$C" "\n" >/dev/null
 rmmod provoke_crash && echo "rmmod: ok"

@@ -16,6 +16,7 @@
 # expect-out: PC-GUEST-END
 # reject-out: dmesg-bad:
 # reject: BUG:|Oops|WARNING:|FAIL:|general protection|Kernel panic
+# shellcheck shell=dash
 C=$D/crashpoints
 N=${pc_cycles:-100}
 P="@sys@getppid%return unaligned_load_store times=-1"
@@ -24,9 +25,9 @@ taskset -c 0 pc-guest hit getppid -1 >/dev/null &
 h1=$!
 taskset -c 1 pc-guest hit getppid -1 >/dev/null &
 h2=$!
-pc-guest cycle $C $N "$P" "!@sys@getppid%return" | sed 's/^/writer: /'
-echo "points after: $(grep -c . $C)"
-pc-guest write $C "$P" >/dev/null
+pc-guest cycle "$C" "$N" "$P" "!@sys@getppid%return" | sed 's/^/writer: /'
+echo "points after: $(grep -c . "$C")"
+pc-guest write "$C" "$P" >/dev/null
 sleep 1
 rmmod provoke_crash && echo "rmmod: ok"
 echo 8 >/proc/sys/kernel/printk

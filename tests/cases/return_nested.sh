@@ -12,10 +12,11 @@
 # expect-out: rmmod: ok
 # expect-out: PC-GUEST-END
 # reject: Kernel panic|provoke_crash: @sys@read%return: panic
+# shellcheck shell=dash
 C=$D/crashpoints
 cp /bin/pc-guest /tmp/pc-reader
-pc-guest write $C "@sys@read%return panic comm=pc-reader\nvfs_read%return bugon comm=pc-reader"
+pc-guest write "$C" "@sys@read%return panic comm=pc-reader\nvfs_read%return bugon comm=pc-reader"
 /tmp/pc-reader read /proc/version
-cat $C
-pc-guest write $C "\n" >/dev/null
+cat "$C"
+pc-guest write "$C" "\n" >/dev/null
 rmmod provoke_crash && echo "rmmod: ok"

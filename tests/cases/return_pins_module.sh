@@ -13,12 +13,13 @@
 # expect-out: reload: ok
 # reject: FAIL:|Kernel panic
 # reject-out: rmmod while diverted: done
+# shellcheck shell=dash
 C=$D/crashpoints
-pc-guest write $C "@sys@clock_nanosleep%return bugon comm=sleep" >/dev/null
+pc-guest write "$C" "@sys@clock_nanosleep%return bugon comm=sleep" >/dev/null
 sleep 3 &
 # usleep, not sleep: only the sleeper has comm=sleep.
-until grep -q "fired=1" $C; do usleep 100000; done
-echo "fired: $(cat $C)"
+until grep -q "fired=1" "$C"; do usleep 100000; done
+echo "fired: $(cat "$C")"
 if rmmod provoke_crash 2>/dev/null; then
 	echo "rmmod while diverted: done"
 else

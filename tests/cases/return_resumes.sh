@@ -15,9 +15,10 @@
 # expect-out: rmmod: ok
 # expect-out: PC-GUEST-END
 # reject: Kernel panic|BUG:|cannot resume|Oops|Unable to handle
+# shellcheck shell=dash
 C=$D/crashpoints
 cp /bin/pc-guest /tmp/pc-ret
-pc-guest write $C "@sys@getppid%return write_ro times=2 comm=pc-ret" >/dev/null
+pc-guest write "$C" "@sys@getppid%return write_ro times=2 comm=pc-ret" >/dev/null
 for i in 1 2; do
 	/tmp/pc-ret ret getppid >/tmp/ret
 	read -r _ _ _ v </tmp/ret
@@ -27,6 +28,6 @@ for i in 1 2; do
 		echo "ret $i: getppid = $v, not the shell's $$"
 	fi
 done
-echo "after: $(cat $C)"
-pc-guest write $C "\n" >/dev/null
+echo "after: $(cat "$C")"
+pc-guest write "$C" "\n" >/dev/null
 rmmod provoke_crash && echo "rmmod: ok"

@@ -21,16 +21,17 @@
 # expect-out: getppid: @sys@getppid%return null_dereference comm=pc-getppid hits=1 eligible=1 filtered=0 fired=1 missed=0 context=path
 # expect-out: PC-GUEST-END
 # reject: pc_return_divert\+
+# shellcheck shell=dash
 C=$D/crashpoints
 cp /bin/pc-guest /tmp/pc-getppid
 cp /bin/pc-guest /tmp/pc-reader
 
 # getppid(2) returns into a crash that comes back: its caller cannot go
 # on, so the task dies (null_dereference: an oops in this task only).
-pc-guest write $C "@sys@getppid%return null_dereference comm=pc-getppid\n__task_pid_nr_ns report comm=pc-getppid times=-1" >/dev/null
+pc-guest write "$C" "@sys@getppid%return null_dereference comm=pc-getppid\n__task_pid_nr_ns report comm=pc-getppid times=-1" >/dev/null
 /tmp/pc-getppid hit getppid 1
-echo "getppid: $(grep %return $C)"
-pc-guest write $C "\n" >/dev/null
+echo "getppid: $(grep %return "$C")"
+pc-guest write "$C" "\n" >/dev/null
 # The last report before the crash is getppid's: its reliable frames,
 # from __task_pid_nr_ns on.
 dmesg | awk '/getppid%return: null_dereference/ { exit }
@@ -41,7 +42,7 @@ dmesg | awk '/getppid%return: null_dereference/ { exit }
 	END { for (i = 1; i <= 4 && i <= n; i++) print "report " i ": " l[i] }'
 
 mkfifo /tmp/fifo
-pc-guest write $C "vfs_read%return bugon comm=pc-reader" >/dev/null
+pc-guest write "$C" "vfs_read%return bugon comm=pc-reader" >/dev/null
 /tmp/pc-reader read /tmp/fifo &
 reader=$!
 exec 3>/tmp/fifo

@@ -16,6 +16,7 @@
 # expect-out: exit codes: 3 3 3 2 0 3 0 2 4 4 4
 # expect-out: PC-GUEST-END
 # reject: BUG:|Oops|WARNING:
+# shellcheck shell=dash
 codes=
 t() {
 	name=$1

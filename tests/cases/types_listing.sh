@@ -2,6 +2,7 @@
 # debug-slice: no: the table as text, the same on every kernel
 # expect-out: types: match
 # expect-out: PC-GUEST-END
-cat $D/types
+# shellcheck shell=dash
+cat "$D/types"
 provoke-crash types --table | cut -f1,7 >/tmp/table
-cmp $D/types /tmp/table && echo "types: match"
+cmp "$D/types" /tmp/table && echo "types: match"

@@ -8,10 +8,11 @@
 # expect-out: traffic after: ok
 # expect-out: PC-GUEST-END
 # reject: BUG|Oops|general protection|Kernel panic|WARNING:|FAIL:
+# shellcheck shell=dash
 echo 4 >/proc/sys/kernel/printk
 ok=0
-for i in $(seq 200); do
-	pc-guest write $D/write_after_free 1 >/dev/null && ok=$((ok + 1))
+for _ in $(seq 200); do
+	pc-guest write "$D/write_after_free" 1 >/dev/null && ok=$((ok + 1))
 done
 echo 8 >/proc/sys/kernel/printk
 echo "writes: $ok of 200, reallocations that returned the object: $(dmesg | grep -c 'reallocation returned the freed object')"

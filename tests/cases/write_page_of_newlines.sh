@@ -12,18 +12,19 @@
 # expect-out: listing after: $
 # expect-out: PC-GUEST-END
 # reject: Kernel panic|Oops|BUG:|FAIL:
+# shellcheck shell=dash
 C=$D/crashpoints
 T=/sys/kernel/tracing
 [ -e $T/trace ] || mount -t tracefs nodev $T
-pc-guest write $C "@sys@getppid report\n@sys@getpgrp report" >/dev/null
-echo "listing before: $(grep -c . $C) points"
-nl=$(for i in $(seq 4096); do printf '\\n'; done)
+pc-guest write "$C" "@sys@getppid report\n@sys@getpgrp report" >/dev/null
+echo "listing before: $(grep -c . "$C") points"
+nl=$(for _ in $(seq 4096); do printf '\\n'; done)
 echo >$T/trace
 echo "bytes_req >= 1024" >$T/events/kmem/kmalloc/filter
 echo 1 >$T/options/event-fork
 echo $$ >$T/set_event_pid
 echo 1 >$T/events/kmem/kmalloc/enable
-pc-guest write $C "$nl" >/dev/null
+pc-guest write "$C" "$nl" >/dev/null
 echo "write: $?"
 echo 0 >$T/events/kmem/kmalloc/enable
 echo >$T/set_event_pid
@@ -35,4 +36,4 @@ echo "ours bigger than a page: $(grep 'call_site=[^ ]* \[provoke_crash\]' $T/tra
 	grep -o 'bytes_req=[0-9]*' | awk -F= '$2 > 4096' | wc -l)"
 grep -o 'bytes_alloc=[0-9]*' $T/trace |
 	awk -F= '{ n += $2 } END { print "all of them:", n < 65536 ? "under 64 KiB" : n " bytes" }'
-echo "listing after: $(cat $C)"
+echo "listing after: $(cat "$C")"

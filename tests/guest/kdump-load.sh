@@ -5,6 +5,11 @@
 # check of the loaded segments, which takes long under TCG.
 # The capture kernel: one CPU, devices reset, interrupts polled (a device
 # the crashed kernel left raising one), as Debian's kdump-tools does.
+# shellcheck shell=dash
+
+# The markers (PCM_*), generated from the protocol table.
+# shellcheck source=pc-protocol.sh
+. /pc-protocol.sh
 args="quiet irqpoll nr_cpus=1 reset_devices pc_capture=1${pc_dump_disk:+ pc_dump_disk=1}"
 args="$args${pc_dump_level:+ pc_dump_level=$pc_dump_level}"
 case $(uname -m) in
@@ -28,7 +33,7 @@ aarch64)
 			cat /proc/kallsyms
 		} >/tmp/kallsyms
 		mount --bind /tmp/kallsyms /proc/kallsyms
-		echo "PC-KDUMP-TEXT $(head -n 1 /tmp/kallsyms) (_stext $stext)"
+		echo "$PCM_KDUMP_TEXT $(head -n 1 /tmp/kallsyms) (_stext $stext)"
 	fi
 	;;
 *)
@@ -40,11 +45,11 @@ aarch64)
 esac
 if kexec -p -i /kdump/vmlinuz --initrd=/kdump/capture.cpio --append="$args" \
 	2>/tmp/kexec.err; then
-	echo "PC-KDUMP-LOADED $(cat /sys/kernel/kexec_crash_size) bytes reserved"
+	echo "$PCM_KDUMP_LOADED $(cat /sys/kernel/kexec_crash_size) bytes reserved"
 else
-	echo "PC-KDUMP-LOAD-FAILED $(cat /tmp/kexec.err)"
+	echo "$PCM_KDUMP_LOAD_FAILED $(cat /tmp/kexec.err)"
 fi
 grep -q ' /proc/kallsyms ' /proc/mounts && umount /proc/kallsyms
 # The user-space clock both kernels share (the TSC, or arm64's virtual
 # counter): the capture kernel subtracts it from its own reading.
-echo "PC-KDUMP-CLOCK $(pc-guest clock)"
+echo "$PCM_KDUMP_CLOCK $(pc-guest clock)"

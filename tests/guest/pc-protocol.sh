@@ -1,0 +1,37 @@
+# SPDX-License-Identifier: GPL-2.0
+# pc-protocol.sh: the console protocol's markers, generated from the table in
+# engine/pcengine/protocol.py by "make protocol": do not edit.  A
+# marker starts its line, alone or followed by a space and its
+# arguments (given below).
+# shellcheck shell=dash
+export PCM_GUEST_START=PC-GUEST-START	# CASE RELEASE
+export PCM_GUEST_END=PC-GUEST-END
+export PCM_SNAPSHOT_READY=PC-SNAPSHOT-READY
+export PCM_NOTE=PC-NOTE	# TEXT
+export PCM_NO_CASE=PC-NO-CASE	# CASE
+export PCM_INSMOD_FAILED=PC-INSMOD-FAILED
+export PCM_PSTORE_BEGIN=PC-PSTORE-BEGIN	# RECORD
+export PCM_PSTORE_END=PC-PSTORE-END
+export PCM_PSTORE_DONE=PC-PSTORE-DONE
+export PCM_PART=PC-PART	# CASE
+export PCM_SKIP=PC-SKIP	# REASON
+export PCM_DETECTOR=PC-DETECTOR	# TEXT
+export PCM_KDUMP_TEXT=PC-KDUMP-TEXT	# SYMLINE (_stext ADDR)
+export PCM_KDUMP_LOADED=PC-KDUMP-LOADED	# N bytes reserved
+export PCM_KDUMP_LOAD_FAILED=PC-KDUMP-LOAD-FAILED	# TEXT
+export PCM_KDUMP_CLOCK=PC-KDUMP-CLOCK	# up=S ticks=N hz=HZ
+export PCM_KDUMP_CAPTURE=PC-KDUMP-CAPTURE	# up=S ticks=N hz=HZ
+export PCM_KDUMP_VMCORE=PC-KDUMP-VMCORE	# N bytes
+export PCM_KDUMP_DMESG_BEGIN=PC-KDUMP-DMESG-BEGIN
+export PCM_KDUMP_DMESG_END=PC-KDUMP-DMESG-END
+export PCM_KDUMP_BAD_LEVEL=PC-KDUMP-BAD-LEVEL	# TEXT
+export PCM_KDUMP_DUMP=PC-KDUMP-DUMP	# N bytes
+export PCM_KDUMP_NO_VMCORE=PC-KDUMP-NO-VMCORE
+export PCM_KDUMP_DONE=PC-KDUMP-DONE
+export PCM_RUN_BEGIN=PC-RUN-BEGIN
+export PCM_RUN_END=PC-RUN-END	# [RC]
+export PCM_ARM_REFUSED=PC-ARM-REFUSED
+export PCM_TRIGGER_REFUSED=PC-TRIGGER-REFUSED
+export PCM_WHY=PC-WHY	# KERNEL-LINE
+export PCM_POINT=PC-POINT	# LISTING-LINE
+export PCM_NO_OOPS=PC-NO-OOPS
