@@ -12,8 +12,8 @@ import fixtures
 from pcengine import protocol
 
 
-PARSERS_IN_ENGINE = ('engine/pcengine/cases.py', 'engine/pcengine/console.py',
-                     'engine/pcengine/verdict.py')
+PARSERS_IN_ENGINE = ('engine/pcengine/cases.py', 'engine/pcengine/matrix.py',
+                     'engine/pcengine/console.py', 'engine/pcengine/verdict.py')
 
 
 def tree_files():
