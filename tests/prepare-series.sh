@@ -6,9 +6,9 @@
 # those already prepared run: a series' build and packing (a minute or
 # more, much of it on one CPU) leaves no CPU idle in between.
 # Uses bench-step's $scratch, $results, $filter, $listing, $host_tool,
-# $kernels, in_shard, has_config and make_batch; sets $hit_symbol for the
-# matrix's generators, appends to $order and moves in_shard's count on
-# (lkdtm_prepare too), in the same order as a listing does.  Only the
+# $kernels, in_shard, has_config and make_batch; appends to $order and
+# moves in_shard's count on (lkdtm_prepare too), in the same order as a
+# listing does.  Only the
 # files under $scratch/prep and the SKIP results it writes reach the
 # scheduler.
 # shellcheck shell=bash
@@ -52,7 +52,13 @@ prepare_series() {
 		--config "$(pc_rel_config "$rel")" --release "$rel" --arch "$(pc_rel_arch "$rel")" \
 		--hit-symbol "$hit_symbol" $([ "$kdump_here" = 1 ] && echo --kdump) --out "$cases" ||
 		pc_die "writing the table's cases for $rel failed (why: above)"
-	gen_matrix_cases "$cases" "$rel"
+	# The crash-point matrix (engine/pcengine/matrix.py): the sample of
+	# its fatal cells changes with each commit.
+	PYTHONPATH=$PC_ROOT/engine python3 -P -m pcengine.matrix --types "$cases/types.tsv" \
+		--config "$(pc_rel_config "$rel")" --release "$rel" --arch "$(pc_rel_arch "$rel")" \
+		--scope "${PC_MATRIX_SCOPE:-sample}" --fatal "${PC_MATRIX_FATAL:-4}" \
+		--seed "$(git -C "$PC_ROOT" rev-parse HEAD 2>/dev/null || echo none)" --out "$cases" ||
+		pc_die "writing the matrix's cases for $rel failed (why: above)"
 	for f in "$PC_ROOT"/tests/cases/*.sh; do
 		sed "$(pc_case_sed "$rel")" "$f" >"$cases/$(basename "$f")"
 	done
@@ -197,4 +203,21 @@ prepare_all() {
 		k=$((k + 1))
 		prepare_series "$k" "$series"
 	done
+}
+
+# matrix_build_paths REL: tests/paths/pc_paths.ko, the matrix's paths,
+# for REL, built as the module is (pc_build), into $PC_OUT/REL/src/paths.
+matrix_build_paths() {
+	local rel=$1 dir=$PC_OUT/$1/src/paths kdir cross=() m
+	kdir=$(pc_rel_root "$rel")/usr/src/linux-headers-$rel
+	[ "$(pc_rel_arch "$rel")" = arm64 ] && cross=(ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu-)
+	m=$(pc_kbuild_llvm "$(pc_rel_config "$rel")")
+	[ -n "$m" ] && cross+=("$m")
+	rm -rf "$dir"
+	cp -r "$PC_ROOT/tests/paths" "$dir"
+	make -C "$kdir" "${cross[@]}" M="$dir" W=1 modules >"$dir/build.log" 2>&1 ||
+		{ cat "$dir/build.log" >&2; pc_die "pc_paths build failed for $rel"; }
+	if grep -E 'warning:|error:' "$dir/build.log" >&2; then
+		pc_die "pc_paths build for $rel has warnings (see $dir/build.log)"
+	fi
 }

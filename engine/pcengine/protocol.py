@@ -56,7 +56,7 @@ MARKERS = (
     Marker('PC-GUEST-START', 'CASE RELEASE', ('out',), (_INIT,), (),
            'the guest is up; the case it runs and its kernel release'),
     Marker('PC-GUEST-END', '', ('out',), (_INIT, 'tests/bench-step'),
-           ('engine/pcengine/cases.py', 'tests/gen-matrix.sh', CASES),
+           ('engine/pcengine/cases.py', 'engine/pcengine/matrix.py', CASES),
            'the case came back (a batch prints one per part); a fatal '
            "case's headers reject it"),
     Marker('PC-SNAPSHOT-READY', '', ('out',), (_INIT,), ('engine/pcengine/snapshot.py',),

@@ -13,10 +13,10 @@ prints the names of DIR's case files (and lkdtm_selftest) that SERIES runs,
 by the scope variables in the environment; PC_CASES and PC_SHARD stay
 tests/run's, which deals the run's cases in its own order.
 
-The candidate names come from the generators (pcengine.cases, and in
-bash gen-matrix.sh and gen-matrix-smp.sh): which names exist on a
-kernel depends on its crash-type table and its config, and they are not
-ported yet.  ``python3 -m pcengine.scope --list --prepared DIR`` reads
+The candidate names come from the generators (pcengine.cases,
+pcengine.matrix) and tests/cases/: which names exist on a kernel depends
+on its crash-type table and its config, and the matrix's fatal sample on
+the commit.  ``python3 -m pcengine.scope --list --prepared DIR`` reads
 them from the cases directories that ``PC_LIST=1 tests/run`` prepared
 under DIR (its $PC_OUT/list-I-of-N) and prints the same listing, from the
 same environment (PC_KERNELS, PC_CASES, PC_SHARD, PC_*_SCOPE); --why adds

@@ -13,8 +13,9 @@ import fixtures
 from pcengine import protocol
 
 
-PARSERS_IN_ENGINE = ('engine/pcengine/cases.py', 'engine/pcengine/console.py',
-                     'engine/pcengine/verdict.py', 'engine/pcengine/snapshot.py')
+PARSERS_IN_ENGINE = ('engine/pcengine/cases.py', 'engine/pcengine/matrix.py',
+                     'engine/pcengine/console.py', 'engine/pcengine/verdict.py',
+                     'engine/pcengine/snapshot.py')
 
 
 def tree_files():
