@@ -6,7 +6,8 @@
 # A hit that fails argN is not eligible: after= counts the others.  The
 # refusals give EINVAL and say why in the log.  Last, the diversion's
 # crash when retval holds, where the function returned: the oops ends
-# that pc-guest only.
+# that pc-guest only.  A fatal type decides after= and the rest there,
+# after retval: eligible counts only the calls whose retval matched.
 # expect-out: gt: generic_fadvise report times=-1 arg3>4096 hits=3 eligible=1 filtered=2 fired=1 missed=0 context=atomic
 # expect-out: bits: generic_fadvise report times=-1 arg4&0x2 hits=4 eligible=2 filtered=2 fired=2 missed=0 context=atomic
 # expect-out: range: generic_fadvise report times=-1 arg3>=100 arg3<=200 arg1!=0 hits=4 eligible=2 filtered=2 fired=2 missed=0 context=atomic
@@ -16,14 +17,15 @@
 # expect-out: failed: generic_fadvise%return report times=-1 retval<0 hits=2 eligible=1 filtered=1 fired=1 missed=0 context=atomic
 # expect-out: fatal: fadvise: 0 0 = 0
 # expect-out: fatal: fadvise: 0 99 = 22
-# expect-out: fatal: generic_fadvise%return bugon retval=-ESPIPE hits=2 eligible=2 filtered=2 fired=0 missed=0
+# expect-out: fatal: generic_fadvise%return bugon retval=-ESPIPE hits=2 eligible=0 filtered=2 fired=0 missed=0
 # expect-out: at offset: write: error EINVAL
 # expect-out: at return: write: error EINVAL
 # expect-out: retval at entry: write: error EINVAL
 # expect-out: pid op: write: error EINVAL
 # expect-out: left armed: 0
 # expect-out: fires: fadvise: 0 0 = 0
-# expect-out: fires: generic_fadvise%return null_dereference retval=-EINVAL hits=2 eligible=2 filtered=1 fired=1 missed=0 context=path
+# expect-out: fires: fadvise: 0 99 = 22
+# expect-out: fires: generic_fadvise%return null_dereference after=2 retval=-EINVAL hits=4 eligible=2 filtered=3 fired=1 missed=0 context=path
 # expect: crashpoints: line 1, column 26: argN is known at a function's entry only: not at \+OFFSET or %return
 # expect: crashpoints: line 1, column 31: argN is known at a function's entry only: not at \+OFFSET or %return
 # expect: crashpoints: line 1, column 24: retval is known at SYMBOL%return only
@@ -68,7 +70,11 @@ echo "retval at entry: $(pc-guest write "$C" "generic_fadvise report retval=-EIO
 echo "pid op: $(pc-guest write "$C" "generic_fadvise report pid!=1")"
 echo "left armed: $(grep -c . "$C")"
 
-pc-guest write "$C" "generic_fadvise%return null_dereference retval=-EINVAL" >/dev/null
+# after= counts only the calls whose retval matched: the second failing
+# call fires, not the second call.
+pc-guest write "$C" "generic_fadvise%return null_dereference after=2 retval=-EINVAL" >/dev/null
+echo "fires: $(pc-guest fadvise $F 0 0)"
+echo "fires: $(pc-guest fadvise $F 0 99)"
 echo "fires: $(pc-guest fadvise $F 0 0)"
 pc-guest fadvise $F 0 99
 echo "fires: $(cat "$C")"
