@@ -286,9 +286,10 @@ void pc_point_missed_undecided(unsigned long id);
 /*
  * A resumable %return landing's ->land(), with the function's return
  * register @retval: whether the crash runs (points.c; any context).
- * The call's hit was counted at the entry.  With retval conditions the
- * landing decides them, then after=, every=, probability=, times= and
- * the path's context, as an entry does.
+ * The call's hit was counted at the entry.  If a write disarmed the
+ * point since, the function returns.  With retval conditions the landing
+ * decides them, then after=, every=, probability=, times= and the path's
+ * context, as an entry does.
  */
 bool pc_point_landed(struct pc_path *path, unsigned long retval);
 

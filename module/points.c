@@ -37,18 +37,22 @@
 DEFINE_MUTEX(pc_points_lock);
 LIST_HEAD(pc_points);
 
-/* The point @id, under rcu_read_lock(); NULL once it is freed. */
-static struct pc_point *pc_point_find(unsigned long id)
+/*
+ * The armed point @id, under rcu_read_lock(); NULL once a write disarmed
+ * it (it is freed by that write, its counters with it: a call diverted
+ * before then counted once, at its entry, and nothing moves later).
+ */
+static struct pc_point *pc_point_find_armed(unsigned long id)
 {
 	struct pc_point *point;
 
 	list_for_each_entry_rcu(point, &pc_points, list)
 		if (point->id == id)
-			return point;
+			return pc_point_counts(point) ? point : NULL;
 	return NULL;
 }
 
-NOKPROBE_SYMBOL(pc_point_find);
+NOKPROBE_SYMBOL(pc_point_find_armed);
 
 bool notrace pc_point_landed(struct pc_path *path, unsigned long retval)
 {
@@ -56,7 +60,7 @@ bool notrace pc_point_landed(struct pc_path *path, unsigned long retval)
 	bool run = false;
 
 	rcu_read_lock();
-	point = pc_point_find(path->point_id);
+	point = pc_point_find_armed(path->point_id);
 	if (point && !(point->cond.given & PC_OPT_RETVAL)) {
 		run = true;
 	} else if (point && pc_retval_holds(&point->cond, retval) &&

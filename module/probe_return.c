@@ -99,7 +99,7 @@ enum pc_divert pc_return_divert(struct pc_point *point, struct pt_regs *regs)
 		pc_path_give_back(path);
 		return PC_DIVERT_NONE;
 	}
-	if (undecided)
+	if (path->resumable)
 		path->land = pc_point_landed;
 	frame = pc_arch_return_frame(regs);
 	BUILD_BUG_ON(offsetof(struct pc_path, shift_bytes) !=
