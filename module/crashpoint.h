@@ -23,9 +23,9 @@
 
 /*
  * " after=N every=N times=N probability=N pid=N comm=NAME cpu=N", then up
- * to PC_COMPARE_MAX " argN>=VALUE" (at most 27 bytes each), NUL.
+ * to PC_COMPARE_MAX " retval:s64>=VALUE" (at most 33 bytes each), NUL.
  */
-#define PC_OPTIONS_MAX	(160 + PC_COMPARE_MAX * 28)
+#define PC_OPTIONS_MAX	(160 + PC_COMPARE_MAX * 34)
 
 /*
  * Where a point is in its life.  control.c's writes change it, through
@@ -295,6 +295,14 @@ bool pc_point_landed(struct pc_path *path, unsigned long retval);
 
 /* Whether every retval condition of @cond holds on return register @reg. */
 bool pc_retval_holds(const struct pc_conditions *cond, unsigned long reg);
+
+/*
+ * btf_width.c, for a registered point: give each argN and retval
+ * condition without KEY:WIDTH the width of the function's argument or
+ * return value in BTF; 0, or -EINVAL (logged) where it is not known, or
+ * -ERANGE where the value does not fit it.
+ */
+int pc_point_widths(struct pc_point *point);
 
 /*
  * probe_kprobe.c: the kprobe and kretprobe handlers.

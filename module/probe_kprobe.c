@@ -74,7 +74,7 @@ bool pc_compares_hold(const struct pc_conditions *cond, struct pt_regs *regs)
 	for (i = 0; i < cond->ncompare; i++) {
 		c = &cond->compare[i];
 		if (c->key == PC_KEY_RETVAL)
-			value = pc_retval_value(regs_return_value(regs));
+			value = regs_return_value(regs);
 		else
 			value = regs_get_kernel_argument(regs, c->key - 1);
 		if (!pc_compare_holds(c, value))
@@ -114,11 +114,10 @@ NOKPROBE_SYMBOL(pc_return_hit_undecided);
 
 bool pc_retval_holds(const struct pc_conditions *cond, unsigned long reg)
 {
-	unsigned long value = pc_retval_value(reg);
 	unsigned int i;
 
 	for (i = 0; i < cond->ncompare; i++)
-		if (!pc_compare_holds(&cond->compare[i], value))
+		if (!pc_compare_holds(&cond->compare[i], reg))
 			return false;
 	return true;
 }

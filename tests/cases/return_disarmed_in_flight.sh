@@ -7,7 +7,7 @@
 # are hits too, filtered by comm.
 # expect-out: plain in flight: pipe_read%return null_dereference comm=cat hits=[1-9][0-9]* eligible=1 filtered=[0-9]+ fired=1 missed=0 context=path
 # expect-out: plain: cat exit 0, read x, 0 left armed
-# expect-out: retval in flight: pipe_read%return null_dereference comm=cat retval>0 hits=[1-9][0-9]* eligible=0 filtered=[1-9][0-9]* fired=0 missed=0 context=path
+# expect-out: retval in flight: pipe_read%return null_dereference comm=cat retval:s64>0 hits=[1-9][0-9]* eligible=0 filtered=[1-9][0-9]* fired=0 missed=0 context=path
 # expect-out: retval: cat exit 0, read x, 0 left armed
 # reject: NULL pointer|Oops|FAIL:|Kernel panic|the path goes on
 C=$D/crashpoints
@@ -30,4 +30,4 @@ inflight() {
 	echo "$1: cat exit $?, read $(cat $F.out), $(grep -c . "$C") left armed"
 }
 inflight plain "pipe_read%return null_dereference comm=cat"
-inflight retval "pipe_read%return null_dereference comm=cat retval>0"
+inflight retval "pipe_read%return null_dereference comm=cat retval:s64>0"
