@@ -21,6 +21,7 @@
 #include <linux/lockdep.h>
 #include <linux/mm.h>
 #include <linux/mutex.h>
+#include <linux/preempt.h>
 #include <linux/rculist.h>
 #include <linux/rcupdate.h>
 #include <linux/slab.h>
@@ -56,22 +57,29 @@ NOKPROBE_SYMBOL(pc_point_find_armed);
 
 bool notrace pc_point_landed(struct pc_path *path, unsigned long retval)
 {
+	/* The path's own, before preemption goes off below. */
+	int context = pc_context_now(0);
 	struct pc_point *point;
 	bool run = false;
 
+	/*
+	 * The landing may be preemptible: probability='s generator is
+	 * per-CPU, and a handler's decision runs on one CPU.
+	 */
+	preempt_disable_notrace();
 	rcu_read_lock();
 	point = pc_point_find_armed(path->point_id);
 	if (point && !(point->cond.given & PC_OPT_RETVAL)) {
 		run = true;
 	} else if (point && pc_retval_holds(&point->cond, retval) &&
 		   pc_should_fire(point) &&
-		   pc_point_fire(point, pc_context_now(0)) ==
-		   PC_HIT_RUN_IN_PATH) {
+		   pc_point_fire(point, context) == PC_HIT_RUN_IN_PATH) {
 		/* Decided: a crash that comes back moves it to missed. */
 		path->missed = pc_point_missed_late;
 		run = true;
 	}
 	rcu_read_unlock();
+	preempt_enable_notrace();
 	return run;
 }
 
