@@ -45,8 +45,9 @@ enum {
 };
 
 /*
- * argN and retval take KEY OP VALUE, OP one of these.  = != and & compare
- * as unsigned long (&: every bit of VALUE is set), the others as long.
+ * argN and retval take KEY OP VALUE, OP one of these, in the value's
+ * width (&: every bit of VALUE is set).  < <= > >= compare as signed if
+ * the width is, else as unsigned.
  */
 enum pc_cmp_op {
 	PC_CMP_EQ,
@@ -72,12 +73,25 @@ enum pc_value_form {
 	PC_FORM_ERRNO,		/* -EIO: pc_compare.errno_index names it */
 };
 
+/*
+ * pc_compare.width: how many low bits of the register the value has
+ * (8, 16, 32 or 64), and PC_WIDTH_SIGNED if it is signed; 0 while not
+ * known.  A register is not sign- or zero-extended past the width of
+ * the value it holds (x86-64 and arm64 leave the upper bits undefined):
+ * KEY:WIDTH gives it (arg2:s32), else the module reads it from the
+ * function's prototype in BTF when the point is armed.
+ */
+#define PC_WIDTH_SIGNED		0x80
+#define PC_WIDTH_BITS(w)	((w) & 0x7f)
+
 struct pc_compare {
 	unsigned long value;
 	unsigned char key;		/* 1 to 6, or PC_KEY_RETVAL */
 	unsigned char op;		/* enum pc_cmp_op */
 	unsigned char form;		/* enum pc_value_form */
 	unsigned char errno_index;	/* PC_FORM_ERRNO: in parse_compare.c */
+	unsigned char width;		/* PC_WIDTH_*; 0: not known yet */
+	unsigned char width_given;	/* KEY:WIDTH was written */
 };
 
 #ifdef __KERNEL__
@@ -86,41 +100,48 @@ struct pc_compare {
 #define PC_PARSE_INLINE	inline
 #endif
 
-/* Whether @v, an argument or a return value, meets @c. */
-static PC_PARSE_INLINE int pc_compare_holds(const struct pc_compare *c,
-					    unsigned long v)
+/*
+ * @v's low bits that @width names, sign- or zero-extended to a long; @v
+ * itself when the width is 64 bits or not known.
+ */
+static PC_PARSE_INLINE unsigned long pc_compare_narrow(unsigned int width,
+						       unsigned long v)
 {
-	switch (c->op) {
-	case PC_CMP_EQ:
-		return v == c->value;
-	case PC_CMP_NE:
-		return v != c->value;
-	case PC_CMP_LT:
-		return (long)v < (long)c->value;
-	case PC_CMP_LE:
-		return (long)v <= (long)c->value;
-	case PC_CMP_GT:
-		return (long)v > (long)c->value;
-	case PC_CMP_GE:
-		return (long)v >= (long)c->value;
-	case PC_CMP_AND:
-		return (v & c->value) == c->value;
-	}
-	return 0;
+	unsigned int shift = 8 * sizeof(long) - PC_WIDTH_BITS(width);
+
+	if (!PC_WIDTH_BITS(width) || !shift)
+		return v;
+	if (width & PC_WIDTH_SIGNED)
+		return (unsigned long)((long)(v << shift) >> shift);
+	return v << shift >> shift;
 }
 
-/*
- * A return register as retval compares it.  A function that returns an
- * int leaves the upper half of the register zero (x86-64 and arm64 zero
- * it on a 32-bit write): its low half is then read as a signed int, so
- * that retval<0 and retval=-EIO hold for int and long functions alike.
- * The cost: a long in [2^31, 2^32) reads as negative.
- */
-static PC_PARSE_INLINE unsigned long pc_retval_value(unsigned long reg)
+/* Whether @reg, an argument's or the return value's register, meets @c. */
+static PC_PARSE_INLINE int pc_compare_holds(const struct pc_compare *c,
+					    unsigned long reg)
 {
-	if (!(reg >> 16 >> 16))
-		return (unsigned long)(long)(int)(unsigned int)reg;
-	return reg;
+	unsigned long v = pc_compare_narrow(c->width, reg);
+	unsigned long value = pc_compare_narrow(c->width, c->value);
+	int is_signed = !PC_WIDTH_BITS(c->width) ||
+			(c->width & PC_WIDTH_SIGNED);
+
+	switch (c->op) {
+	case PC_CMP_EQ:
+		return v == value;
+	case PC_CMP_NE:
+		return v != value;
+	case PC_CMP_LT:
+		return is_signed ? (long)v < (long)value : v < value;
+	case PC_CMP_LE:
+		return is_signed ? (long)v <= (long)value : v <= value;
+	case PC_CMP_GT:
+		return is_signed ? (long)v > (long)value : v > value;
+	case PC_CMP_GE:
+		return is_signed ? (long)v >= (long)value : v >= value;
+	case PC_CMP_AND:
+		return (v & value) == value;
+	}
+	return 0;
 }
 
 /*
@@ -224,6 +245,19 @@ int pc_parse_compare(const char *line, size_t len, size_t *pos,
 		     size_t key_pos, unsigned int key, int place,
 		     struct pc_conditions *cond, struct pc_parse_error *error);
 const char *pc_errno_name(unsigned int index);
+
+/*
+ * argN (1 to 6) or retval, alone or with :WIDTH after it, in the @n
+ * bytes at @key: its pc_compare.key, or 0.
+ */
+unsigned int pc_compare_key(const char *key, size_t n);
+
+/*
+ * Give @c the width @width (PC_WIDTH_*): 0, or -ERANGE when its value
+ * does not fit that width (a bit pattern in 0x hex does: 0xffffffff for
+ * s32 is -1).  The module calls it with a width read from BTF.
+ */
+int pc_compare_set_width(struct pc_compare *c, unsigned int width);
 
 /* Append " KEY OP VALUE" for each of @cond's compares to @buf. */
 void pc_compares_format(const struct pc_conditions *cond, char *buf,

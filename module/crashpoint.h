@@ -23,9 +23,9 @@
 
 /*
  * " after=N every=N times=N probability=N pid=N comm=NAME cpu=N", then up
- * to PC_COMPARE_MAX " argN>=VALUE" (at most 27 bytes each), NUL.
+ * to PC_COMPARE_MAX " retval:s64>=VALUE" (at most 33 bytes each), NUL.
  */
-#define PC_OPTIONS_MAX	(160 + PC_COMPARE_MAX * 28)
+#define PC_OPTIONS_MAX	(160 + PC_COMPARE_MAX * 34)
 
 /*
  * Where a point is in its life.  control.c's writes change it, through
@@ -89,14 +89,13 @@ struct pc_point {
 	 */
 	atomic_long_t hits;	/* every time the probe was hit while armed */
 	/*
-	 * Hits that passed pid, comm, cpu and the argN conditions, or at a
-	 * non-fatal %return point retval's, and went on to after= and
-	 * every=.  A fast point's hit that its callback must refuse (ftrace
-	 * recursion, or RCU not watching) passed them but goes straight to
-	 * missed: it counts in hits and missed only (probe_ftrace.c).  A
-	 * fatal %return point decides at the entry, before retval is
-	 * known: a call that then fails retval was eligible, and moves from
-	 * fired back to filtered at the landing (pc_point_filtered_late()).
+	 * Hits that passed pid, comm, cpu and the argN or retval conditions,
+	 * and went on to after= and every=.  A fast point's hit that its
+	 * callback must refuse (ftrace recursion, or RCU not watching)
+	 * passed them but goes straight to missed: it counts in hits and
+	 * missed only (probe_ftrace.c).  A fatal %return point with retval
+	 * counts a call in hits at its entry and decides the rest where it
+	 * returns (pc_point_landed()): until then it shows as filtered.
 	 */
 	atomic_long_t eligible;
 	atomic_long_t claimed;	/* firings granted against times= */
@@ -278,11 +277,32 @@ static __always_inline void pc_point_run_here(struct pc_point *point)
 void pc_point_missed_late(unsigned long id);
 
 /*
- * A fatal %return point's hit that fired at the entry and whose retval
- * conditions then failed at the landing: it moves from fired to
- * filtered and gives back its claim on times= (points.c; any context).
+ * A fatal %return point's diverted call that never came back through its
+ * landing, undecided (retval conditions): it counts as missed, having
+ * claimed nothing (points.c; any context).
  */
-void pc_point_filtered_late(unsigned long id);
+void pc_point_missed_undecided(unsigned long id);
+
+/*
+ * A resumable %return landing's ->land(), with the function's return
+ * register @retval: whether the crash runs (points.c; any context).
+ * The call's hit was counted at the entry.  If a write disarmed the
+ * point since, the function returns.  With retval conditions the landing
+ * decides them, then after=, every=, probability=, times= and the path's
+ * context, as an entry does.
+ */
+bool pc_point_landed(struct pc_path *path, unsigned long retval);
+
+/* Whether every retval condition of @cond holds on return register @reg. */
+bool pc_retval_holds(const struct pc_conditions *cond, unsigned long reg);
+
+/*
+ * btf_width.c, for a registered point: give each argN and retval
+ * condition without KEY:WIDTH the width of the function's argument or
+ * return value in BTF; 0, or -EINVAL (logged) where it is not known, or
+ * -ERANGE where the value does not fit it.
+ */
+int pc_point_widths(struct pc_point *point);
 
 /*
  * probe_kprobe.c: the kprobe and kretprobe handlers.

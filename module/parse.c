@@ -321,20 +321,6 @@ static int pc_is_op_char(char c)
 	return c == '=' || c == '!' || c == '<' || c == '>' || c == '&';
 }
 
-/* argN (1 to 6) or retval: its pc_compare.key, or 0. */
-static unsigned int pc_compare_key(const char *key, size_t n)
-{
-	static const char retval[] = "retval";
-	size_t i;
-
-	if (n == 4 && key[0] == 'a' && key[1] == 'r' && key[2] == 'g' &&
-	    key[3] >= '1' && key[3] <= '6')
-		return (unsigned int)(key[3] - '0');
-	for (i = 0; i < n && retval[i] && retval[i] == key[i]; i++)
-		;
-	return i == n && !retval[i] ? PC_KEY_RETVAL : 0;
-}
-
 /* Parse one KEY=VALUE, or KEY OP VALUE, at line[*pos] into @cond. */
 static int pc_parse_option(const char *line, size_t len, size_t *pos,
 			   int place, struct pc_conditions *cond,

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The argN and retval conditions of a crash point line: KEY OP VALUE,
- * with no blanks, OP one of = != < <= > >= &.  Shared with user space,
- * as parse.c is.
+ * The argN and retval conditions of a crash point line: KEY[:WIDTH] OP
+ * VALUE, with no blanks, OP one of = != < <= > >= &, WIDTH one of s8 u8
+ * s16 u16 s32 u32 s64 u64.  Shared with user space, as parse.c is.
  *
  * argN (N = 1 to 6) is the function's Nth argument as the calling
  * convention passes it, so it is only known at the function's entry;
@@ -66,6 +66,91 @@ static const struct {
 };
 
 #define PC_NR_OPS	PC_NR(pc_ops)
+
+/* The widths KEY:WIDTH takes, as pc_compare.width. */
+static const struct {
+	const char *text;
+	unsigned char width;
+} pc_widths[] = {
+	{ "s8", 8 | PC_WIDTH_SIGNED }, { "u8", 8 },
+	{ "s16", 16 | PC_WIDTH_SIGNED }, { "u16", 16 },
+	{ "s32", 32 | PC_WIDTH_SIGNED }, { "u32", 32 },
+	{ "s64", 64 | PC_WIDTH_SIGNED }, { "u64", 64 },
+};
+
+#define PC_NR_WIDTHS	PC_NR(pc_widths)
+
+/* The length of argN or retval at the start of @key (@n bytes), or 0. */
+static size_t pc_key_name_len(const char *key, size_t n)
+{
+	static const char retval[] = "retval";
+	size_t i;
+
+	if (n >= 4 && key[0] == 'a' && key[1] == 'r' && key[2] == 'g' &&
+	    key[3] >= '1' && key[3] <= '6')
+		return 4;
+	for (i = 0; i < n && retval[i] && retval[i] == key[i]; i++)
+		;
+	return retval[i] ? 0 : i;
+}
+
+unsigned int pc_compare_key(const char *key, size_t n)
+{
+	size_t name = pc_key_name_len(key, n);
+
+	if (!name || (name < n && key[name] != ':'))
+		return 0;
+	return name == 4 ? (unsigned int)(key[3] - '0') : PC_KEY_RETVAL;
+}
+
+/* The :WIDTH of the key at line[key_pos], up to @end, into @c. */
+static int pc_parse_width(const char *line, size_t key_pos, size_t end,
+			  struct pc_compare *c, struct pc_parse_error *error)
+{
+	size_t i = key_pos + pc_key_name_len(line + key_pos, end - key_pos);
+	unsigned int k;
+	size_t n;
+
+	if (i == end)
+		return 0;
+	i++;
+	for (k = 0; k < PC_NR_WIDTHS; k++) {
+		const char *text = pc_widths[k].text;
+
+		for (n = 0; text[n] && i + n < end && line[i + n] == text[n]; n++)
+			;
+		if (!text[n] && i + n == end)
+			break;
+	}
+	if (k == PC_NR_WIDTHS)
+		return pc_fail_named(error, -EINVAL, line, i, end - i,
+				     "unknown width",
+				     "widths: s8 u8 s16 u16 s32 u32 s64 u64");
+	c->width = pc_widths[k].width;
+	c->width_given = 1;
+	return 0;
+}
+
+int pc_compare_set_width(struct pc_compare *c, unsigned int width)
+{
+	unsigned int bits = PC_WIDTH_BITS(width);
+	unsigned long v = c->value, max, half;
+	int negative = c->form == PC_FORM_NEG || c->form == PC_FORM_ERRNO;
+	int fits;
+
+	max = bits < 8 * sizeof(long) ? (1UL << bits) - 1 : ~0UL;
+	half = max >> 1;
+	if (c->form == PC_FORM_HEX)
+		fits = v <= max;	/* a bit pattern of the width */
+	else if (!(width & PC_WIDTH_SIGNED))
+		fits = !negative && v <= max;
+	else
+		fits = negative ? 0UL - v <= half + 1 : v <= half;
+	if (!fits)
+		return -ERANGE;
+	c->width = (unsigned char)width;
+	return 0;
+}
 
 /* -NAME at line[i], up to a blank: its index in pc_errnos, or -1. */
 static int pc_errno_index(const char *line, size_t len, size_t i)
@@ -134,7 +219,7 @@ int pc_parse_compare(const char *line, size_t len, size_t *pos,
 		     size_t key_pos, unsigned int key, int place,
 		     struct pc_conditions *cond, struct pc_parse_error *error)
 {
-	size_t i = *pos, n;
+	size_t i = *pos, n, value_pos;
 	struct pc_compare c = { .key = (unsigned char)key };
 	unsigned int k;
 	int index, ret;
@@ -160,8 +245,12 @@ int pc_parse_compare(const char *line, size_t len, size_t *pos,
 		return pc_fail_named(error, -EINVAL, line, i, 1,
 				     "unknown operator",
 				     "operators: = != < <= > >= &");
+	ret = pc_parse_width(line, key_pos, i, &c, error);
+	if (ret)
+		return ret;
 	c.op = (unsigned char)pc_ops[k].op;
 	i += n;
+	value_pos = i;
 	index = -1;
 	if (key == PC_KEY_RETVAL && i + 1 < len && line[i] == '-' &&
 	    line[i + 1] == 'E') {
@@ -185,6 +274,9 @@ int pc_parse_compare(const char *line, size_t len, size_t *pos,
 		if (ret)
 			return ret;
 	}
+	if (c.width_given && pc_compare_set_width(&c, c.width))
+		return pc_fail(error, -ERANGE, value_pos,
+			       "value out of range for its width");
 	cond->compare[cond->ncompare++] = c;
 	cond->given |= key == PC_KEY_RETVAL ? PC_OPT_RETVAL : PC_OPT_ARG;
 	*pos = i;
@@ -230,7 +322,7 @@ void pc_compares_format(const struct pc_conditions *cond, char *buf,
 		[PC_CMP_AND] = "&",
 	};
 	char key[6] = "argN";
-	unsigned int i;
+	unsigned int i, k;
 
 	for (i = 0; i < cond->ncompare && i < PC_COMPARE_MAX; i++) {
 		const struct pc_compare *c = &cond->compare[i];
@@ -239,6 +331,11 @@ void pc_compares_format(const struct pc_conditions *cond, char *buf,
 		pc_put(buf, size, used, " ");
 		pc_put(buf, size, used,
 		       c->key == PC_KEY_RETVAL ? "retval" : key);
+		for (k = 0; c->width_given && k < PC_NR_WIDTHS; k++)
+			if (pc_widths[k].width == c->width) {
+				pc_put(buf, size, used, ":");
+				pc_put(buf, size, used, pc_widths[k].text);
+			}
 		pc_put(buf, size, used, c->op <= PC_CMP_AND ? op_text[c->op] : "?");
 		switch (c->form) {
 		case PC_FORM_HEX:

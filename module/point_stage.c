@@ -261,7 +261,8 @@ static int pc_point_validate(struct pc_point *point)
 			point->where, type->name, pc_context_name(type->context));
 		return -EINVAL;
 	}
-	return 0;
+	/* argN and retval compare in the declared width: btf_width.c. */
+	return pc_point_widths(point);
 }
 
 /*

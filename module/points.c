@@ -5,14 +5,14 @@
  * staged, all or none; commit or abort; drop; free, one batch per wait).
  * A point is made and put on the list as STAGED by point_stage.c.
  *
- * Every function here but pc_point_missed_late() and
- * pc_point_filtered_late() runs under
+ * Every function here but pc_point_missed_late(),
+ * pc_point_missed_undecided() and pc_point_landed() runs under
  * pc_points_lock, the only writer of the list.  A point is
  * registered disabled and goes live only in pc_points_enable(), once its
  * whole write has been checked: a point that is refused, or whose write
  * is, never fires.
  *
- * The list is also an RCU list, for those two: a point
+ * The list is also an RCU list, for those three: a point
  * leaves it (list_del_rcu()) before its probes are taken out, and is
  * freed only after that has waited for a grace period.
  */
@@ -21,6 +21,7 @@
 #include <linux/lockdep.h>
 #include <linux/mm.h>
 #include <linux/mutex.h>
+#include <linux/preempt.h>
 #include <linux/rculist.h>
 #include <linux/rcupdate.h>
 #include <linux/slab.h>
@@ -37,22 +38,67 @@
 DEFINE_MUTEX(pc_points_lock);
 LIST_HEAD(pc_points);
 
-void notrace pc_point_filtered_late(unsigned long id)
+/*
+ * The armed point @id, under rcu_read_lock(); NULL once a write disarmed
+ * it (it is freed by that write, its counters with it: a call diverted
+ * before then counted once, at its entry, and nothing moves later).
+ */
+static struct pc_point *pc_point_find_armed(unsigned long id)
+{
+	struct pc_point *point;
+
+	list_for_each_entry_rcu(point, &pc_points, list)
+		if (point->id == id)
+			return pc_point_counts(point) ? point : NULL;
+	return NULL;
+}
+
+NOKPROBE_SYMBOL(pc_point_find_armed);
+
+bool notrace pc_point_landed(struct pc_path *path, unsigned long retval)
+{
+	/* The path's own, before preemption goes off below. */
+	int context = pc_context_now(0);
+	struct pc_point *point;
+	bool run = false;
+
+	/*
+	 * The landing may be preemptible: probability='s generator is
+	 * per-CPU, and a handler's decision runs on one CPU.
+	 */
+	preempt_disable_notrace();
+	rcu_read_lock();
+	point = pc_point_find_armed(path->point_id);
+	if (point && !(point->cond.given & PC_OPT_RETVAL)) {
+		run = true;
+	} else if (point && pc_retval_holds(&point->cond, retval) &&
+		   pc_should_fire(point) &&
+		   pc_point_fire(point, context) == PC_HIT_RUN_IN_PATH) {
+		/* Decided: a crash that comes back moves it to missed. */
+		path->missed = pc_point_missed_late;
+		run = true;
+	}
+	rcu_read_unlock();
+	preempt_enable_notrace();
+	return run;
+}
+
+NOKPROBE_SYMBOL(pc_point_landed);
+
+void notrace pc_point_missed_undecided(unsigned long id)
 {
 	struct pc_point *point;
 
 	rcu_read_lock();
 	list_for_each_entry_rcu(point, &pc_points, list)
 		if (point->id == id) {
-			atomic_long_dec(&point->fired);
-			if (point->cond.times >= 0)
-				atomic_long_dec(&point->claimed);
+			atomic_long_inc(&point->missed);
 			break;
 		}
 	rcu_read_unlock();
 }
 
-NOKPROBE_SYMBOL(pc_point_filtered_late);
+NOKPROBE_SYMBOL(pc_point_missed_undecided);
 
 void notrace pc_point_missed_late(unsigned long id)
 {

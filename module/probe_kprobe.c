@@ -74,7 +74,7 @@ bool pc_compares_hold(const struct pc_conditions *cond, struct pt_regs *regs)
 	for (i = 0; i < cond->ncompare; i++) {
 		c = &cond->compare[i];
 		if (c->key == PC_KEY_RETVAL)
-			value = pc_retval_value(regs_return_value(regs));
+			value = regs_return_value(regs);
 		else
 			value = regs_get_kernel_argument(regs, c->key - 1);
 		if (!pc_compare_holds(c, value))
@@ -84,6 +84,45 @@ bool pc_compares_hold(const struct pc_conditions *cond, struct pt_regs *regs)
 }
 
 NOKPROBE_SYMBOL(pc_compares_hold);
+
+/*
+ * The entry of a call of a fatal %return point with retval conditions:
+ * only pid, comm and cpu are known here.  The call is diverted, and its
+ * landing decides the rest once retval holds (pc_point_landed()), so
+ * that after=, every=, probability= and times= count only calls whose
+ * retval matched.  A call that cannot be diverted is missed: it claimed
+ * nothing.
+ */
+static int pc_return_hit_undecided(struct pc_point *point,
+				   struct pt_regs *regs)
+{
+	if (!pc_hit_passes(point))
+		return 0;
+	switch (pc_return_divert(point, regs)) {
+	case PC_DIVERT_NONE:
+		atomic_long_inc(&point->missed);
+		return 0;
+	case PC_DIVERT_SWAPPED:
+		return 0;
+	case PC_DIVERT_SHIFTED:
+		return 1;
+	}
+	return 0;
+}
+
+NOKPROBE_SYMBOL(pc_return_hit_undecided);
+
+bool pc_retval_holds(const struct pc_conditions *cond, unsigned long reg)
+{
+	unsigned int i;
+
+	for (i = 0; i < cond->ncompare; i++)
+		if (!pc_compare_holds(&cond->compare[i], reg))
+			return false;
+	return true;
+}
+
+NOKPROBE_SYMBOL(pc_retval_holds);
 
 /* Never called: its presence keeps kprobes from optimizing the probe. */
 void pc_point_post(struct kprobe *kp, struct pt_regs *regs,
@@ -99,6 +138,9 @@ int pc_point_hit(struct kprobe *kp, struct pt_regs *regs)
 	/* Enabled, but its write has not committed (or will not). */
 	if (!pc_point_counts(point))
 		return 0;
+	/* A fatal %return point with retval decides at the landing. */
+	if (unlikely(point->cond.given & PC_OPT_RETVAL))
+		return pc_return_hit_undecided(point, regs);
 	/* At an entry: argN (a %return point's entry has none). */
 	switch (pc_point_decide(point, pc_trapped_context, regs, PC_OPT_ARG)) {
 	case PC_HIT_FILTERED:

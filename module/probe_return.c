@@ -66,39 +66,41 @@ static void pc_return_unswap(unsigned long frame)
 }
 
 /*
- * From the entry probe's handler, on a hit that fires: PC_DIVERT_NONE when
- * no slot can be had (the hit then counts as missed), PC_DIVERT_SHIFTED
- * when regs' instruction pointer changed (kprobes must not single-step).
+ * From the entry probe's handler, on a hit that fires, or with retval
+ * conditions on one that passed pid, comm and cpu (the rest is decided
+ * at the landing): PC_DIVERT_NONE when no slot can be had (the hit then
+ * counts as missed), PC_DIVERT_SHIFTED when regs' instruction pointer
+ * changed (kprobes must not single-step).
  */
 enum pc_divert pc_return_divert(struct pc_point *point, struct pt_regs *regs)
 {
-	struct pc_path *path = pc_path_claim(point->type, point->where,
-					     pc_point_missed_late, point->id);
+	bool undecided = point->cond.given & PC_OPT_RETVAL;
+	struct pc_path *path;
 	unsigned long frame, ret;
 	struct pc_path *outer;
 
+	/* A call that never lands had its hit decided only if no retval. */
+	path = pc_path_claim(point->type, point->where,
+			     undecided ? pc_point_missed_undecided :
+			     pc_point_missed_late, point->id);
 	if (!path)
 		return PC_DIVERT_NONE;
 	/* See pc_path_land(): whether its caller may go on. */
 	path->resumable = pc_arch_ftrace_site(&point->rp.kp) &&
 			  !is_idle_task(current);
 	/*
-	 * retval is decided at the landing, which must let the caller go on
-	 * when it fails (point_stage.c refuses such a point at a place that
-	 * never can): not in the idle task.
+	 * retval, and with it the rest, is decided at the landing, which
+	 * must let the caller go on when it fails (point_stage.c refuses
+	 * such a point at a place that never can): not in the idle task.
 	 */
-	if (point->cond.given & PC_OPT_RETVAL) {
-		if (!path->resumable) {
-			pr_warn_ratelimited("crashpoints: %s: %s missed: retval is decided where the function returns, and the idle task cannot go on from there\n",
-					    point->where, point->type->name);
-			pc_path_give_back(path);
-			return PC_DIVERT_NONE;
-		}
-		path->filtered = pc_point_filtered_late;
-		path->ncompare = point->cond.ncompare;
-		memcpy(path->retval, point->cond.compare,
-		       sizeof(path->retval[0]) * path->ncompare);
+	if (undecided && !path->resumable) {
+		pr_warn_ratelimited("crashpoints: %s: %s missed: retval is decided where the function returns, and the idle task cannot go on from there\n",
+				    point->where, point->type->name);
+		pc_path_give_back(path);
+		return PC_DIVERT_NONE;
 	}
+	if (path->resumable)
+		path->land = pc_point_landed;
 	frame = pc_arch_return_frame(regs);
 	BUILD_BUG_ON(offsetof(struct pc_path, shift_bytes) !=
 		     offsetof(struct pc_path, shift_resume) + sizeof(long));

@@ -126,7 +126,7 @@ struct pc_path *notrace pc_path_claim(const struct pc_crash_type *type,
 		path->ret_addr = 0;
 		path->ran = false;
 		path->resumable = false;
-		path->ncompare = 0;
+		path->land = NULL;
 		path->seq = atomic_long_inc_return(&pc_path_seq);
 		strscpy(path->where, where, sizeof(path->where));
 		irq_work_queue(&pc_reclaim_irq_work);
@@ -252,28 +252,14 @@ void pc_path_give_back(struct pc_path *path)
  */
 static bool pc_path_resumed;
 
-/* Whether the function's return value passes the slot's conditions. */
-static bool pc_path_retval_holds(const struct pc_path *path,
-				 unsigned long retval)
-{
-	unsigned long value = pc_retval_value(retval);
-	unsigned int i;
-
-	for (i = 0; i < path->ncompare; i++)
-		if (!pc_compare_holds(&path->retval[i], value))
-			return false;
-	return true;
-}
-
 static void pc_path_land_one(struct pc_path *path, unsigned long retval)
 {
 	int ret;
 
 	if (!path->resumable)
 		pc_path_run(path);
-	/* Not this return value: the function returns as if never diverted. */
-	if (!pc_path_retval_holds(path, retval)) {
-		path->filtered(path->point_id);
+	/* Not this time: the function returns as if never diverted. */
+	if (path->land && !path->land(path, retval)) {
 		WRITE_ONCE(pc_path_resumed, true);
 		pc_path_give_back(path);
 		return;

@@ -38,13 +38,12 @@ struct pc_path {
 	bool ran;			/* its crash was started */
 	bool resumable;			/* %return: its caller may go on */
 	/*
-	 * %return: the point's retval conditions, decided at the landing;
-	 * if they fail, the slot calls @filtered(@point_id) and the caller
-	 * goes on (only set when ->resumable).
+	 * %return, set when ->resumable: asked at the landing, with what
+	 * the function returned, whether the crash runs; if not, the caller
+	 * goes on with that value (the point was disarmed, or its retval
+	 * conditions, decided there, turned the call away).
 	 */
-	void (*filtered)(unsigned long point_id);
-	unsigned int ncompare;
-	struct pc_compare retval[PC_COMPARE_MAX];
+	bool (*land)(struct pc_path *path, unsigned long retval);
 	char where[PC_PLACE_MAX];
 };
 
@@ -97,8 +96,8 @@ void pc_path_give_back(struct pc_path *path);
 /*
  * A %return landing: run the crash of each slot diverted at @frame,
  * @path (the newest) first, where the function returned @retval (its
- * return register), unless the slot's retval conditions fail on it:
- * then the hit is filtered and the slot given back;
+ * return register), unless the slot's ->land() says no: then the slot is
+ * given back and the caller goes on;
  * if it returns, say so, count the hit missed and give the slot back, so
  * that the caller goes on with what the function returned.  Only when
  * ->resumable (a C function, with an ftrace site: the landing keeps only

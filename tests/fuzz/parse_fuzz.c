@@ -49,6 +49,20 @@ static void check_compares(const struct pc_line *out)
 			abort();
 		if (c->key != PC_KEY_RETVAL && out->offset)
 			abort();
+		/* A width only as written, one of the eight, its value fits. */
+		if (!c->width_given != !c->width)
+			abort();
+		if (c->width_given) {
+			struct pc_compare copy = *c;
+
+			if (PC_WIDTH_BITS(c->width) != 8 &&
+			    PC_WIDTH_BITS(c->width) != 16 &&
+			    PC_WIDTH_BITS(c->width) != 32 &&
+			    PC_WIDTH_BITS(c->width) != 64)
+				abort();
+			if (pc_compare_set_width(&copy, c->width))
+				abort();
+		}
 	}
 	pc_conditions_format(cond, opts, sizeof(opts));
 	n = snprintf(line, sizeof(line), "%s%s %s%s", out->symbol,
@@ -63,6 +77,9 @@ static void check_compares(const struct pc_line *out)
 	pc_conditions_format(&back.cond, again, sizeof(again));
 	if (strcmp(opts, again))
 		abort();
+	for (i = 0; i < cond->ncompare; i++)
+		if (back.cond.compare[i].width != cond->compare[i].width)
+			abort();
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

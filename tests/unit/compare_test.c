@@ -50,7 +50,43 @@ static const struct compare_case cases[] = {
 	{ "eight_compares",
 	  "f report arg1=1 arg1=1 arg1=1 arg1=1 arg1=1 arg1=1 arg1=1 arg1=1",
 	  0, 0, " arg1=1 arg1=1 arg1=1 arg1=1 arg1=1 arg1=1 arg1=1 arg1=1" },
+	{ "width_s32", "f report arg2:s32<0", 0, 0, " arg2:s32<0" },
+	{ "width_each",
+	  "f report arg1:s8=-1 arg2:u8=255 arg3:s16<0 arg4:u16>1 arg5:u32&0x80000000 arg6:s64>=-1",
+	  0, 0,
+	  " arg1:s8=-1 arg2:u8=255 arg3:s16<0 arg4:u16>1 arg5:u32&0x80000000 arg6:s64>=-1" },
+	{ "width_hex_pattern", "f report arg1:s32=0xffffffff", 0, 0,
+	  " arg1:s32=0xffffffff" },
+	{ "width_s8_min", "f report arg1:s8>=-128", 0, 0, " arg1:s8>=-128" },
+	{ "width_retval_errno", "f%return report retval:s32=-EIO", 0, 0,
+	  " retval:s32=-EIO" },
+	{ "width_retval_u64", "f%return report retval:u64>4096", 0, 0,
+	  " retval:u64>4096" },
 	/* Refusals, each at its column. */
+	{ "width_unknown", "f report arg1:i32=1", -EINVAL, 14, NULL,
+	  "unknown width" },
+	{ "width_empty", "f report arg1:=1", -EINVAL, 14, NULL,
+	  "unknown width" },
+	{ "width_longer", "f report arg1:s322=1", -EINVAL, 14, NULL,
+	  "unknown width" },
+	{ "width_u8_range", "f report arg1:u8=256", -ERANGE, 17, NULL,
+	  "value out of range for its width" },
+	{ "width_s8_range", "f report arg1:s8=128", -ERANGE, 17, NULL,
+	  "value out of range for its width" },
+	{ "width_s8_below", "f report arg1:s8>-129", -ERANGE, 17, NULL,
+	  "value out of range for its width" },
+	{ "width_unsigned_negative", "f report arg1:u32=-1", -ERANGE, 18, NULL,
+	  "value out of range for its width" },
+	{ "width_hex_too_wide", "f report arg1:s16&0x10000", -ERANGE, 18,
+	  NULL, "value out of range for its width" },
+	{ "width_s64_dec_above", "f report arg1:s64=18446744073709551615",
+	  -ERANGE, 18, NULL, "value out of range for its width" },
+	{ "width_retval_u32_errno", "f%return report retval:u32=-EIO",
+	  -ERANGE, 27, NULL, "value out of range for its width" },
+	{ "width_bad_key", "f report argx:s32=1", -EINVAL, 9, NULL,
+	  "unknown option" },
+	{ "width_retval_suffix", "f%return report retvalx=1", -EINVAL, 16,
+	  NULL, "unknown option" },
 	{ "arg_at_offset", "f+4 report arg1=1", -EINVAL, 11, NULL,
 	  "argN is known at a function's entry only: not at +OFFSET or %return" },
 	{ "arg_at_return", "f%return report arg1=1", -EINVAL, 16, NULL,
@@ -98,6 +134,8 @@ static const struct compare_case cases[] = {
 	{ "no_operator", "f report arg1", -EINVAL, 9, NULL,
 	  "expected KEY=VALUE or KEY OP VALUE" },
 };
+
+static char why_buf[512];
 
 static int check(const struct compare_case *c, char *why, size_t whylen)
 {
@@ -166,16 +204,53 @@ static const struct {
 	{ "f%return report retval=-EIO", 5, 0 },
 	{ "f%return report retval<0", 0UL - 1, 1 },
 	{ "f%return report retval<0", 0, 0 },
+	/* No width: all 64 bits, as the module never compares. */
+	{ "f%return report retval<0", 0xfffffffbUL, 0 },
+	/* A width: only its bits, whatever the register holds above. */
+	{ "f report arg2:s32<0", 0xffffffffUL, 1 },
+	{ "f report arg2:s32<0", 0x12345678ffffffffUL, 1 },
+	{ "f report arg2:s32<0", 0xffffffff00000001UL, 0 },
+	{ "f%return report retval:s32=-EIO", 0xfffffffbUL, 1 },
+	{ "f%return report retval:s32=-EIO", 0xdeadbeeffffffffbUL, 1 },
+	{ "f%return report retval:s32=-EIO", 0UL - 5, 1 },
+	{ "f%return report retval:s64=-EIO", 0xfffffffbUL, 0 },
+	/* Unsigned widths order as unsigned: -1 is above 4096. */
+	{ "f report arg3:u64>4096", ~0UL, 1 },
+	{ "f report arg3:u32>4096", 0xffffffff00000001UL, 0 },
+	{ "f report arg1:u8=255", 0x1ffUL, 1 },
+	{ "f report arg1:s8<0", 0x80UL, 1 },
+	{ "f report arg1:s16>=-1", 0x7fffUL, 1 },
+	{ "f report arg1:s32=0xffffffff", ~0UL, 1 },
+	{ "f report arg5:u32&0x80000000", 0x180000000UL, 1 },
+	{ "f report arg5:u32&0x80000000", 0x100000000UL, 0 },
 };
 
-/* An int's return register reads signed; a long's as it is. */
-static int test_retval_value(void)
+/*
+ * A width set after parsing, as the module sets one it read from BTF:
+ * its own range, and then only its bits count.
+ */
+static int test_set_width(void)
 {
-	return pc_retval_value(0xfffffffbUL) == 0UL - 5 &&
-	       pc_retval_value(0UL - 5) == 0UL - 5 &&
-	       pc_retval_value(0x7fffffffUL) == 0x7fffffffUL &&
-	       pc_retval_value(0x100000000UL) == 0x100000000UL &&
-	       pc_retval_value(0) == 0;
+	struct pc_parse_error error;
+	struct pc_line out;
+	struct pc_compare *c = &out.cond.compare[0];
+	const char *line = "f%return report retval=-EIO";
+
+	if (pc_parse_line(line, strlen(line), &out, &error))
+		return 0;
+	if (c->width || c->width_given ||
+	    pc_compare_set_width(c, 32) != -ERANGE || c->width ||
+	    pc_compare_set_width(c, 32 | PC_WIDTH_SIGNED) ||
+	    !pc_compare_holds(c, 0xfffffffbUL))
+		return 0;
+	line = "f report arg3>4096";
+	if (pc_parse_line(line, strlen(line), &out, &error) ||
+	    pc_compare_holds(c, ~0UL) || pc_compare_set_width(c, 64) ||
+	    !pc_compare_holds(c, ~0UL))
+		return 0;
+	/* The listing shows the condition as written, not the width. */
+	pc_conditions_format(&out.cond, why_buf, sizeof(why_buf));
+	return !strcmp(why_buf, " arg3>4096");
 }
 
 int main(void)
@@ -204,8 +279,8 @@ int main(void)
 			       decide_cases[i].v);
 		failed += !ok;
 	}
-	ok = test_retval_value();
-	printf("%sok %zu compare_retval_value\n", ok ? "" : "not ", n + d + 1);
+	ok = test_set_width();
+	printf("%sok %zu compare_set_width\n", ok ? "" : "not ", n + d + 1);
 	failed += !ok;
 	ok = pc_errno_name(0) && !pc_errno_name(255);
 	printf("%sok %zu compare_errno_names\n", ok ? "" : "not ", n + d + 2);
