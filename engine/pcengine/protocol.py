@@ -83,7 +83,8 @@ MARKERS = (
            ('tests/bench-step', 'engine/pcengine/console.py'),
            "a batch guest's next case starts here, on both channels"),
     Marker('PC-SKIP', 'REASON', ('out',),
-           ('engine/pcengine/cases.py', 'tests/cases/kdump_hardlockup_nmi_watchdog.sh'),
+           ('engine/pcengine/cases.py', 'tests/cases/kdump_hardlockup_nmi_watchdog.sh',
+            'tests/cases/crashpoints_args_kprobe.sh'),
            ('engine/pcengine/verdict.py',),
            'the case cannot test what it is for here: skipped, saying why '
            '(a type\'s "XFAIL: ..." line becomes one)', ('tests/run',)),

@@ -14,6 +14,7 @@
 # expect: crashpoints: memmove: arg1: its width is not known \((BTF gives the function fewer arguments, as it does any assembly function|the function is not in BTF|no BTF to read at [^)]*)\): give it, as arg1:s32 or arg1:u64
 # expect: crashpoints: memmove%return: bugon with retval: when retval fails the function must return to its caller
 # reject: Oops|FAIL:|Kernel panic|BUG:|Unrecoverable kprobe
+# shellcheck shell=dash
 C=$D/crashpoints
 # try LABEL LINE: arm LINE, let cat pad some columns, list, disarm.
 try() {

@@ -10,6 +10,7 @@
 # expect-out: retval in flight: pipe_read%return null_dereference comm=cat retval:s64>0 hits=[1-9][0-9]* eligible=0 filtered=[1-9][0-9]* fired=0 missed=0 context=path
 # expect-out: retval: cat exit 0, read x, 0 left armed
 # reject: NULL pointer|Oops|FAIL:|Kernel panic|the path goes on
+# shellcheck shell=dash
 C=$D/crashpoints
 F=/tmp/pc-inflight
 # inflight LABEL LINE: arm LINE, let cat wait in pipe_read, disarm, write.
