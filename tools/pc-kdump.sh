@@ -3,7 +3,7 @@
 # boots with crashkernel= and an initramfs made of the usual one plus a
 # second cpio archive (the kernel unpacks both): the kernel image to load
 # as the capture kernel, kexec and its libraries, and the capture kernel's
-# own small initramfs (tests/guest/capture-init, vmcore-dmesg, makedumpfile
+# own small initramfs (guest/capture-init, vmcore-dmesg, makedumpfile
 # and their libraries).  The tools come from the host's kexec-tools and
 # makedumpfile packages on x86-64, from Debian's arm64 ones on arm64.
 # shellcheck shell=bash
@@ -166,8 +166,8 @@ pc_kdump_extra() {
 	mkdir -p "$root/kdump" "$cap"/{bin,sbin,usr/bin,usr/sbin,proc,sys,dev,tmp}
 	cp "$from/bin/busybox" "$cap/bin/busybox"
 	cp "$dir/pc-guest" "$cap/bin/"
-	cp "$PC_ROOT/tests/guest/capture-init" "$cap/init"
-	cp "$PC_ROOT/tests/guest/pc-protocol.sh" "$cap/"
+	cp "$PC_ROOT/guest/capture-init" "$cap/init"
+	cp "$PC_ROOT/guest/pc-protocol.sh" "$cap/"
 	chmod +x "$cap/init"
 	pc_kdump_copy_bins "$tools" "$cap" /sbin/vmcore-dmesg /usr/bin/makedumpfile || return 1
 	# virtio-blk, for a disk to keep the dump on (PC_KDUMP_DISK), and
@@ -186,7 +186,7 @@ pc_kdump_extra() {
 		}
 		echo "$off" >"$root/kdump/text-offset"
 	fi
-	cp "$PC_ROOT/tests/guest/kdump-load.sh" "$root/kdump/load.sh"
+	cp "$PC_ROOT/guest/kdump-load.sh" "$root/kdump/load.sh"
 	pc_kdump_copy_bins "$tools" "$root" /sbin/kexec || return 1
 	(cd "$root" && find . | cpio -o -H newc --quiet) >"$dir/kdump-extra.cpio"
 }

@@ -230,7 +230,7 @@ pc_build() {
 		pc_die "module build for $rel has warnings (see $log)"
 	fi
 	$cc -static -O2 -Wall -Wextra -Werror -o "$dir/pc-guest" \
-		"$PC_ROOT/tests/guest/pc-guest.c" || pc_die "pc-guest build failed"
+		"$PC_ROOT/guest/pc-guest.c" || pc_die "pc-guest build failed"
 	$cc -static -O2 -Wall -Wextra -Werror -I"$PC_ROOT/include" \
 		-o "$dir/provoke-crash" "$PC_ROOT/tools/provoke-crash.c" \
 		"$PC_ROOT/tools/checks.c" "$PC_ROOT/module/parse.c" \
@@ -397,13 +397,13 @@ pc_pack_initramfs() {
 	[ -f "$dir/src/twin/provoke_crash_twin.ko" ] && cp "$dir/src/twin/provoke_crash_twin.ko" "$root/"
 	cp "$dir/pc-guest" "$dir/provoke-crash" "$root/bin/"
 	[ -n "$cases" ] && cp "$cases"/*.sh "$root/cases/"
-	sed "$(pc_case_sed "$rel")" "$PC_ROOT/tests/guest/bad_input.tsv" >"$root/bad_input.tsv"
+	sed "$(pc_case_sed "$rel")" "$PC_ROOT/guest/bad_input.tsv" >"$root/bad_input.tsv"
 	# Anything else the caller wants in the guest's root (the benchmark's
 	# empty kprobe module).
 	# shellcheck disable=SC2086 # a list of paths, split into words
 	[ -n "${PC_EXTRA_FILES:-}" ] && cp $PC_EXTRA_FILES "$root/"
-	cp "$PC_ROOT/tests/guest/init" "$root/init"
-	cp "$PC_ROOT/tests/guest/pc-protocol.sh" "$root/"
+	cp "$PC_ROOT/guest/init" "$root/init"
+	cp "$PC_ROOT/guest/pc-protocol.sh" "$root/"
 	# ramoops and what it needs; on arm64 also the virtio-serial port
 	# that carries the case's output.
 	pc_copy_modules "$rel" "$root" lib/reed_solomon/reed_solomon fs/pstore/ramoops
