@@ -133,6 +133,11 @@ pcv_kdump_verdict() {
 	esac
 	pc_kdump_note "$work/out.log" | sed 's/^#   //' | tee "$keep/capture.txt"
 	echo "saved in $keep: vmcore ($(stat -c %s "$keep/vmcore") bytes), vmcore-dmesg.txt, capture.txt"
+	if [ -n "${PCV_CRASH_TOOL:-}" ]; then
+		# crash's bt with no task is the panicking task's.
+		echo "=== bt of the task that crashed (crash -s $PCV_VMLINUX $keep/vmcore)"
+		printf 'bt\nquit\n' | "$PCV_CRASH_TOOL" -s "$PCV_VMLINUX" "$keep/vmcore" 2>&1 | tee "$keep/bt.txt"
+	fi
 	[ "$status" = "$PCV_CRASHED" ] || exit "$status"
 	k=$(pcv_credited "$table")
 	type=${k:+${PCV_HIT_TYPE[k]}}
