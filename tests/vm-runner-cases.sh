@@ -18,8 +18,12 @@ vm_check() {
 	local name=$1 want=$2 pats=$3 log=$results/vm-$1.log why="" rc pat
 	shift 3
 	echo "vm/$name" | grep -Eq -- "$filter" || return 0
+	# The runner's saved guests stay in the bench's tree, apart from the
+	# user's cache.
+	local dir=${vm_dir:-$PC_OUT/vm}
 	# shellcheck disable=SC2086 # VM_RUN is a command and its words
-	PC_OUT=${vm_dir:-$PC_OUT/vm} ${VM_RUN:-} "$PC_ROOT/tools/provoke-crash-vm" "$@" >"$log" 2>&1
+	PC_OUT=$dir PC_SNAPSHOT_CACHE=$dir/snapshots \
+		${VM_RUN:-} "$PC_ROOT/tools/provoke-crash-vm" "$@" >"$log" 2>&1
 	rc=$?
 	tr -d '\r' <"$log" >"$log.txt"
 	[ $rc = "$want" ] || why="exit status $rc, expected $want"

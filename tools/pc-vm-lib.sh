@@ -458,7 +458,8 @@ pc_guest_timeout() {
 # PC_SNAPSHOTS=DIR restores the guest from one saved there (made on
 # first use) unless PC_FRESH_BOOT gives a reason to boot; PC_GUEST_HOW=
 # FILE gets one line saying which, and why; PC_PAYLOAD=CPIO is this
-# case's own files, after PC_INITRD's (or sent to the restored guest).
+# case's own files, after PC_INITRD's (or sent to the restored guest);
+# PC_KEEP_SAVES=N leaves the N saves used last (a cache across runs).
 pc_boot() {
 	local rel=$1 case=$2 timeout=$3 extra=$4 console=$5 output=$6 smp=${7:-1}
 	local pstore=${8:-0} arch accel=tcg opts=()
@@ -474,6 +475,7 @@ pc_boot() {
 	[ -n "${PC_FRESH_BOOT:-}" ] && opts+=(--fresh-boot "$PC_FRESH_BOOT")
 	[ -n "${PC_GUEST_HOW:-}" ] && opts+=(--how "$PC_GUEST_HOW")
 	[ -n "${PC_PAYLOAD:-}" ] && opts+=(--payload "$PC_PAYLOAD")
+	[ -n "${PC_KEEP_SAVES:-}" ] && opts+=(--keep-saves "$PC_KEEP_SAVES")
 	PYTHONPATH=$PC_ROOT/engine python3 -P -m pcengine.guest run --arch "$arch" \
 		--accel "$accel" --smp "$smp" --pstore "$pstore" \
 		--kernel "$(pc_rel_root "$rel")/boot/vmlinuz-$rel" \
