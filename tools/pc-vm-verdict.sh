@@ -108,10 +108,16 @@ pcv_kdump_verdict() {
 	case $? in
 	0)
 		if [ "$status" != "$PCV_CRASHED" ] && [ -s "$keep/vmcore-dmesg.txt" ]; then
-			echo "note: the console shows no crash of yours; the verdict reads the log from the dump"
+			# Only a hit credited to the user's command counts from the
+			# dump: its crash lines alone may name any interrupted task.
 			pcv_scan "$work" "$table" "$keep/vmcore-dmesg.txt"
-			verdict=$(pcv_verdict "$work" 0 0 "$table")
-			status=$?
+			if [ -n "$(pcv_credited "$table")" ]; then
+				echo "note: the console shows no crash of yours; the verdict reads the log from the dump"
+				verdict=$(pcv_verdict "$work" 0 0 "$table")
+				status=$?
+			else
+				pcv_scan "$work" "$table"
+			fi
 		fi
 		printf '%s\n' "$verdict"
 		;;
