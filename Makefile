@@ -17,7 +17,7 @@
 #                        (arm64: 6.1 only; hours under TCG)
 #   make checkpatch      checkpatch.pl --strict over our C sources
 #   make protocol        the console protocol's C and sh views for the guest
-#                        (tests/guest/pc_protocol.h, pc-protocol.sh), from
+#                        (guest/pc_protocol.h, pc-protocol.sh), from
 #                        engine/pcengine/protocol.py's table
 #   make check-shell     shellcheck -x over every shell file of the tree
 #                        (tests/lint-shell.sh; seconds, no guest)
@@ -59,7 +59,7 @@ endif
 
 C_SOURCES = $(filter-out %.mod.c,$(wildcard module/*.c module/*.h \
 		module/crashes/*.c include/*.h tools/*.c tools/*.h \
-		tests/guest/*.c tests/unit/*.c tests/bench/empty_kprobe/*.c \
+		guest/*.c tests/unit/*.c tests/bench/empty_kprobe/*.c \
 		tests/paths/*.c))
 
 all: module tools
@@ -97,8 +97,8 @@ check-shell:
 	tests/lint-shell.sh
 
 protocol:
-	cd engine && $(PYTHON) -m pcengine.protocol --c >../tests/guest/pc_protocol.h
-	cd engine && $(PYTHON) -m pcengine.protocol --sh >../tests/guest/pc-protocol.sh
+	cd engine && $(PYTHON) -m pcengine.protocol --c >../guest/pc_protocol.h
+	cd engine && $(PYTHON) -m pcengine.protocol --sh >../guest/pc-protocol.sh
 
 check:
 	tests/run

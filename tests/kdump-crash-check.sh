@@ -2,7 +2,7 @@
 # The dump is usable, not only present (make check-long: PC_KDUMP_CRASH=1).
 # For a sample of crashes on each x86-64 Debian kernel of the run, the
 # capture kernel keeps its dump on a disk (tools/pc-kdump.sh), and the
-# crash utility (8.0.6, built once: kdump_crash_tool), with the vmlinux of
+# crash utility (8.0.6, built once: pc_crash_tool), with the vmlinux of
 # Debian's -dbg package (283 MB for 6.1, 318 MB for 6.12, kept in
 # ~/.cache/provoke-crash/dbg), must show in bt of the panicking task the
 # crash routine and, for a crash point, the probed function.  Sourced by
@@ -21,55 +21,6 @@ kdump_crash_samples=(
 	"point_null_dereference|pc-guest write \$D/crashpoints '@sys@getppid null_dereference'; pc-guest hit getppid 1|pc_crash_null_dereference pc_entry_hit @sys@getppid"
 )
 
-# kdump_crash_tool: crash 8.0.6, built once into the cache from Debian's
-# source (trixie's; its tarball carries the gdb it links): Debian 12's
-# crash 8.0.2 cannot open a 6.4 or later dump ("invalid structure member
-# offset: module_core_size").  The tarball is pinned by its SHA-256; a
-# lock keeps two runs from building into the same place.  On failure it
-# prints why on stdout and returns 1.
-kdump_crash_tool() {
-	local cache=${XDG_CACHE_HOME:-$HOME/.cache}/provoke-crash/crash-8.0.6
-	local tarball=crash_8.0.6.orig.tar.gz
-	local sum=097c6c94ded7e24db4af58de24744bd28276d6f5bae0828bc6b6a02664c4282a
-	mkdir -p "$cache" && exec {lock}>"$cache.lock" && flock "$lock" || return 1
-	if [ ! -x "$cache/crash" ] && [ ! -s "$cache/$tarball" ]; then
-		if ! curl -fsS --retry 3 -o "$cache/$tarball.tmp" \
-			"http://deb.debian.org/debian/pool/main/c/crash/$tarball" 2>/dev/null ||
-			! echo "$sum  $cache/$tarball.tmp" | sha256sum -c --quiet - >/dev/null 2>&1; then
-			rm -f "$cache/$tarball.tmp"
-			echo "could not fetch $tarball (SHA-256 $sum) from deb.debian.org"
-			exec {lock}>&-
-			return 1
-		fi
-		mv "$cache/$tarball.tmp" "$cache/$tarball"
-	fi
-	if [ ! -x "$cache/crash" ]; then
-		rm -rf "$cache/src" && mkdir "$cache/src" &&
-			tar -xzf "$cache/$tarball" -C "$cache/src" --strip-components=1 &&
-			nice make -C "$cache/src" -j"$(nproc)" lzo >"$cache/build.log" 2>&1 &&
-			strip -o "$cache/crash.tmp" "$cache/src/crash" && mv "$cache/crash.tmp" "$cache/crash" &&
-			rm -rf "$cache/src"
-	fi
-	exec {lock}>&-
-	[ -x "$cache/crash" ] || { echo "crash 8.0.6 did not build: see $cache/build.log"; return 1; }
-	echo "$cache/crash"
-}
-
-# kdump_crash_vmlinux REL: the debug vmlinux of REL, fetched once.
-kdump_crash_vmlinux() {
-	local rel=$1 cache=${XDG_CACHE_HOME:-$HOME/.cache}/provoke-crash/dbg deb
-	local vmlinux=$cache/vmlinux-$rel
-	[ -s "$vmlinux" ] && echo "$vmlinux" && return
-	mkdir -p "$cache"
-	deb=$(find "$cache" -maxdepth 1 -name "linux-image-$rel-dbg_*.deb" | sort | head -n 1)
-	if [ -z "$deb" ]; then
-		(cd "$cache" && apt-get download -q "linux-image-$rel-dbg" >/dev/null 2>&1) || return 1
-		deb=$(find "$cache" -maxdepth 1 -name "linux-image-$rel-dbg_*.deb" | sort | head -n 1)
-	fi
-	dpkg-deb --fsys-tarfile "$deb" | tar -xO "./usr/lib/debug/boot/vmlinux-$rel" >"$vmlinux.tmp" &&
-		mv "$vmlinux.tmp" "$vmlinux" && echo "$vmlinux"
-}
-
 # kdump_crash_case SERIES REL SAMPLE CRASH: one guest, one dump, one bt.
 kdump_crash_case() {
 	: "${results?}" "${guest_timeout?}" # tests/bench-step sets them
@@ -81,7 +32,7 @@ kdump_crash_case() {
 	case_dir=$dir/cases
 	mkdir -p "$case_dir"
 	echo "$cmd" >"$case_dir/kc_$name.sh"
-	if ! vmlinux=$(kdump_crash_vmlinux "$rel"); then
+	if ! vmlinux=$(pc_dbg_vmlinux "$rel"); then
 		echo "not ok kdump-crash/$series/$name"
 		echo "# no vmlinux-$rel: apt-get download linux-image-$rel-dbg failed"
 		return
@@ -116,7 +67,7 @@ kdump_crash_case() {
 kdump_crash_check() {
 	: "${kernels?}" # tests/bench-step sets them
 	local series rel sample crash
-	crash=$(kdump_crash_tool)
+	crash=$(pc_crash_tool)
 	for series in $kernels; do
 		pc_built_kernel "$series" && continue
 		[ "$(pc_series_arch "$series")" = amd64 ] || continue

@@ -15,8 +15,8 @@ files=(
 	.ci/run
 	tests/run tests/bench-step tests/lint tests/*.sh
 	tests/bench/run tests/bench/*.sh
-	tests/guest/init tests/guest/capture-init tests/guest/kdump-load.sh
-	tests/guest/pc-protocol.sh
+	guest/init guest/capture-init guest/kdump-load.sh
+	guest/pc-protocol.sh
 	tests/cases/*.sh
 	tools/provoke-crash-vm tools/*.sh tools/*.bash-completion
 )

@@ -17,7 +17,7 @@
 # kernel-parameter equivalents of the selftest's config fragment
 # (SLUB_DEBUG_ON, INIT_ON_FREE_DEFAULT_ON,
 # RANDOMIZE_KSTACK_OFFSET_DEFAULT).  The busybox guest lacks comm, which
-# run.sh uses: tests/guest/comm.c is put in.
+# run.sh uses: guest/comm.c is put in.
 #
 # The selftest's other program, stack-entropy.sh, runs first, as test 0
 # (1000 REPORT_STACK samples; it needs at least 5 bits), with one change:
@@ -92,7 +92,7 @@ GUEST
 lkdtm_pack() {
 	local rel=$1 dir=$PC_OUT/$1 cc=gcc root
 	[ "$(pc_rel_arch "$rel")" = arm64 ] && cc=aarch64-linux-gnu-gcc
-	$cc -static -O2 -Wall -Wextra -Werror -o "$dir/comm" "$PC_ROOT/tests/guest/comm.c" ||
+	$cc -static -O2 -Wall -Wextra -Werror -o "$dir/comm" "$PC_ROOT/guest/comm.c" ||
 		return 1
 	root=$dir/initramfs-lkdtm
 	rm -rf "$root"

@@ -159,17 +159,17 @@ prepare_series() {
 guest_key() {
 	local smp pstore
 	smp=$(sed -n 's/^# smp: //p' "$1") pstore=$(sed -n 's/^# pstore: //p' "$1")
-	printf '%s|%s|%s' "$(sed -n 's/^# boot://p' "$1")" "${smp:-1}" "${pstore:-0}"
+	printf '%s|%s|%s' "$(sed -n 's/^# boot: //p' "$1")" "${smp:-1}" "${pstore:-0}"
 }
 
 # mark_lone_guests FILE...: a guest that no other case of the series
-# could restore boots: saving it costs more than the boot.  (A kdump case
-# boots anyway.)
+# could restore boots: saving it costs more than the boot.  (A kdump case,
+# and one whose header asks for a fresh boot, boot anyway.)
 mark_lone_guests() {
 	local f
 	local -A uses=()
 	for f in "$@"; do
-		grep -q '^# kdump: 1' "$f" && continue
+		grep -q '^# kdump: 1\|^# fresh-boot:' "$f" && continue
 		uses[$(guest_key "$f")]=$((${uses[$(guest_key "$f")]:-0} + 1))
 	done
 	for f in "$@"; do

@@ -3,10 +3,10 @@
 # The bench's kernels built from source, cached outside the clone:
 #   debug  Debian's linux-source-6.12 built for QEMU guests with KASAN,
 #          lockdep, UBSAN, KFENCE and every option the crash-type table
-#          needs (tests/debug-kernel.config), with gcc;
+#          needs (tools/debug-kernel.config), with gcc;
 #   clang  the same source and fragment with clang 19 (LLVM=-19), less
 #          what clang or TCG time rule out, plus kCFI and counted_by
-#          (tests/clang-kernel.config, on top): the cfi and bounds types'
+#          (tools/clang-kernel.config, on top): the cfi and bounds types'
 #          kernel.
 # Sourced by tools/pc-vm-lib.sh; run directly it builds (or finds) the
 # kernel and prints where it is:
@@ -25,7 +25,7 @@
 
 PC_DEBUG_PACKAGE=${PC_DEBUG_PACKAGE:-linux-source-6.12}
 PC_DEBUG_TARBALL=${PC_DEBUG_TARBALL:-/usr/src/$PC_DEBUG_PACKAGE.tar.xz}
-PC_DEBUG_FRAGMENT=${PC_DEBUG_FRAGMENT:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)/tests/debug-kernel.config}
+PC_DEBUG_FRAGMENT=${PC_DEBUG_FRAGMENT:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)/tools/debug-kernel.config}
 PC_CLANG_FRAGMENT=${PC_CLANG_FRAGMENT:-$(dirname "$PC_DEBUG_FRAGMENT")/clang-kernel.config}
 PC_CLANG_LLVM=${PC_CLANG_LLVM:--19}
 

@@ -3,7 +3,7 @@
 # boots with crashkernel= and an initramfs made of the usual one plus a
 # second cpio archive (the kernel unpacks both): the kernel image to load
 # as the capture kernel, kexec and its libraries, and the capture kernel's
-# own small initramfs (tests/guest/capture-init, vmcore-dmesg, makedumpfile
+# own small initramfs (guest/capture-init, vmcore-dmesg, makedumpfile
 # and their libraries).  The tools come from the host's kexec-tools and
 # makedumpfile packages on x86-64, from Debian's arm64 ones on arm64.
 # shellcheck shell=bash
@@ -166,8 +166,8 @@ pc_kdump_extra() {
 	mkdir -p "$root/kdump" "$cap"/{bin,sbin,usr/bin,usr/sbin,proc,sys,dev,tmp}
 	cp "$from/bin/busybox" "$cap/bin/busybox"
 	cp "$dir/pc-guest" "$cap/bin/"
-	cp "$PC_ROOT/tests/guest/capture-init" "$cap/init"
-	cp "$PC_ROOT/tests/guest/pc-protocol.sh" "$cap/"
+	cp "$PC_ROOT/guest/capture-init" "$cap/init"
+	cp "$PC_ROOT/guest/pc-protocol.sh" "$cap/"
 	chmod +x "$cap/init"
 	pc_kdump_copy_bins "$tools" "$cap" /sbin/vmcore-dmesg /usr/bin/makedumpfile || return 1
 	# virtio-blk, for a disk to keep the dump on (PC_KDUMP_DISK), and
@@ -186,7 +186,7 @@ pc_kdump_extra() {
 		}
 		echo "$off" >"$root/kdump/text-offset"
 	fi
-	cp "$PC_ROOT/tests/guest/kdump-load.sh" "$root/kdump/load.sh"
+	cp "$PC_ROOT/guest/kdump-load.sh" "$root/kdump/load.sh"
 	pc_kdump_copy_bins "$tools" "$root" /sbin/kexec || return 1
 	(cd "$root" && find . | cpio -o -H newc --quiet) >"$dir/kdump-extra.cpio"
 }
@@ -268,4 +268,64 @@ pc_kdump_note() {
 			printf "#   kdump: panic to capture kernel start %.2f s (guest CPU counter), dump %.1f MB\n",
 				(t1 - t0) / hz - u1 - (t - u0), size / 1048576
 		}'
+}
+
+# What building crash needs (pc_install_deps' PC_EXTRA_PACKAGES).
+# shellcheck disable=SC2034 # read by the runner (--bt) and the bench
+PC_CRASH_PACKAGES="curl g++ patch bison flex texinfo libncurses-dev zlib1g-dev liblzo2-dev"
+
+# pc_crash_tool: crash 8.0.6, built once into the cache from Debian's
+# source (trixie's; its tarball carries the gdb it links): Debian 12's
+# crash 8.0.2 cannot open a 6.4 or later dump ("invalid structure member
+# offset: module_core_size").  The tarball is pinned by its SHA-256; a
+# lock keeps two runs from building into the same place.  On failure it
+# prints why on stdout and returns 1.
+pc_crash_tool() {
+	local cache=${XDG_CACHE_HOME:-$HOME/.cache}/provoke-crash/crash-8.0.6
+	local tarball=crash_8.0.6.orig.tar.gz
+	local sum=097c6c94ded7e24db4af58de24744bd28276d6f5bae0828bc6b6a02664c4282a
+	mkdir -p "$cache" && exec {lock}>"$cache.lock" && flock "$lock" || return 1
+	if [ ! -x "$cache/crash" ] && [ ! -s "$cache/$tarball" ]; then
+		if ! curl -fsS --retry 3 -o "$cache/$tarball.tmp" \
+			"http://deb.debian.org/debian/pool/main/c/crash/$tarball" 2>/dev/null ||
+			! echo "$sum  $cache/$tarball.tmp" | sha256sum -c --quiet - >/dev/null 2>&1; then
+			rm -f "$cache/$tarball.tmp"
+			echo "could not fetch $tarball (SHA-256 $sum) from deb.debian.org"
+			exec {lock}>&-
+			return 1
+		fi
+		mv "$cache/$tarball.tmp" "$cache/$tarball"
+	fi
+	if [ ! -x "$cache/crash" ]; then
+		rm -rf "$cache/src" && mkdir "$cache/src" &&
+			tar -xzf "$cache/$tarball" -C "$cache/src" --strip-components=1 &&
+			nice make -C "$cache/src" -j"$(nproc)" lzo >"$cache/build.log" 2>&1 &&
+			strip -o "$cache/crash.tmp" "$cache/src/crash" && mv "$cache/crash.tmp" "$cache/crash" &&
+			rm -rf "$cache/src"
+	fi
+	exec {lock}>&-
+	[ -x "$cache/crash" ] || { echo "crash 8.0.6 did not build: see $cache/build.log"; return 1; }
+	echo "$cache/crash"
+}
+
+# pc_dbg_vmlinux REL: the vmlinux with DWARF of REL: a built tree's own,
+# or that of Debian's -dbg package, fetched once (283 MB for 6.1, 318 MB
+# for 6.12, kept in ~/.cache/provoke-crash/dbg).
+pc_dbg_vmlinux() {
+	local rel=$1 cache=${XDG_CACHE_HOME:-$HOME/.cache}/provoke-crash/dbg deb
+	local vmlinux=$cache/vmlinux-$rel tree
+	tree=$PC_KERNEL_ROOTS/$rel/usr/src/linux-headers-$rel
+	if [ -d "$PC_KERNEL_ROOTS/$rel" ]; then
+		[ -s "$tree/vmlinux" ] && echo "$tree/vmlinux" && return
+		return 1
+	fi
+	[ -s "$vmlinux" ] && echo "$vmlinux" && return
+	mkdir -p "$cache"
+	deb=$(find "$cache" -maxdepth 1 -name "linux-image-$rel-dbg_*.deb" | sort | head -n 1)
+	if [ -z "$deb" ]; then
+		(cd "$cache" && apt-get download -q "linux-image-$rel-dbg" >/dev/null 2>&1) || return 1
+		deb=$(find "$cache" -maxdepth 1 -name "linux-image-$rel-dbg_*.deb" | sort | head -n 1)
+	fi
+	dpkg-deb --fsys-tarfile "$deb" | tar -xO "./usr/lib/debug/boot/vmlinux-$rel" >"$vmlinux.tmp" &&
+		mv "$vmlinux.tmp" "$vmlinux" && echo "$vmlinux"
 }

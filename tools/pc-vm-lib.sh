@@ -230,7 +230,7 @@ pc_build() {
 		pc_die "module build for $rel has warnings (see $log)"
 	fi
 	$cc -static -O2 -Wall -Wextra -Werror -o "$dir/pc-guest" \
-		"$PC_ROOT/tests/guest/pc-guest.c" || pc_die "pc-guest build failed"
+		"$PC_ROOT/guest/pc-guest.c" || pc_die "pc-guest build failed"
 	$cc -static -O2 -Wall -Wextra -Werror -I"$PC_ROOT/include" \
 		-o "$dir/provoke-crash" "$PC_ROOT/tools/provoke-crash.c" \
 		"$PC_ROOT/tools/checks.c" "$PC_ROOT/module/parse.c" \
@@ -397,13 +397,13 @@ pc_pack_initramfs() {
 	[ -f "$dir/src/twin/provoke_crash_twin.ko" ] && cp "$dir/src/twin/provoke_crash_twin.ko" "$root/"
 	cp "$dir/pc-guest" "$dir/provoke-crash" "$root/bin/"
 	[ -n "$cases" ] && cp "$cases"/*.sh "$root/cases/"
-	sed "$(pc_case_sed "$rel")" "$PC_ROOT/tests/guest/bad_input.tsv" >"$root/bad_input.tsv"
+	sed "$(pc_case_sed "$rel")" "$PC_ROOT/guest/bad_input.tsv" >"$root/bad_input.tsv"
 	# Anything else the caller wants in the guest's root (the benchmark's
 	# empty kprobe module).
 	# shellcheck disable=SC2086 # a list of paths, split into words
 	[ -n "${PC_EXTRA_FILES:-}" ] && cp $PC_EXTRA_FILES "$root/"
-	cp "$PC_ROOT/tests/guest/init" "$root/init"
-	cp "$PC_ROOT/tests/guest/pc-protocol.sh" "$root/"
+	cp "$PC_ROOT/guest/init" "$root/init"
+	cp "$PC_ROOT/guest/pc-protocol.sh" "$root/"
 	# ramoops and what it needs; on arm64 also the virtio-serial port
 	# that carries the case's output.
 	pc_copy_modules "$rel" "$root" lib/reed_solomon/reed_solomon fs/pstore/ramoops
@@ -458,7 +458,8 @@ pc_guest_timeout() {
 # PC_SNAPSHOTS=DIR restores the guest from one saved there (made on
 # first use) unless PC_FRESH_BOOT gives a reason to boot; PC_GUEST_HOW=
 # FILE gets one line saying which, and why; PC_PAYLOAD=CPIO is this
-# case's own files, after PC_INITRD's (or sent to the restored guest).
+# case's own files, after PC_INITRD's (or sent to the restored guest);
+# PC_KEEP_SAVES=N leaves the N saves used last (a cache across runs).
 pc_boot() {
 	local rel=$1 case=$2 timeout=$3 extra=$4 console=$5 output=$6 smp=${7:-1}
 	local pstore=${8:-0} arch accel=tcg opts=()
@@ -474,6 +475,7 @@ pc_boot() {
 	[ -n "${PC_FRESH_BOOT:-}" ] && opts+=(--fresh-boot "$PC_FRESH_BOOT")
 	[ -n "${PC_GUEST_HOW:-}" ] && opts+=(--how "$PC_GUEST_HOW")
 	[ -n "${PC_PAYLOAD:-}" ] && opts+=(--payload "$PC_PAYLOAD")
+	[ -n "${PC_KEEP_SAVES:-}" ] && opts+=(--keep-saves "$PC_KEEP_SAVES")
 	PYTHONPATH=$PC_ROOT/engine python3 -P -m pcengine.guest run --arch "$arch" \
 		--accel "$accel" --smp "$smp" --pstore "$pstore" \
 		--kernel "$(pc_rel_root "$rel")/boot/vmlinuz-$rel" \

@@ -26,7 +26,7 @@ pcv_int() {
 # pcv_sources_key: one hash of everything pc_build compiles (the module,
 # pc-guest, the tool); a tree's build artefacts (*.o, *.ko) do not count.
 pcv_sources_key() {
-	(cd "$PC_ROOT" && find module include tests/guest/pc-guest.c tools/provoke-crash.c \
+	(cd "$PC_ROOT" && find module include guest/pc-guest.c tools/provoke-crash.c \
 		tools/checks.c tools/checks.h -type f \
 		\( -name '*.[ch]' -o -name Kbuild -o -name Makefile \) |
 		LC_ALL=C sort | xargs sha256sum) | sha256sum | cut -c1-16
@@ -133,10 +133,10 @@ pcv_build() {
 # with --file), concatenated; the kernel unpacks both.
 pcv_initramfs() {
 	local rel=$1 work=$2 dir=$PC_OUT/$1 key
-	# The build, what pc_pack_initramfs copies (tests/guest, the way
+	# The build, what pc_pack_initramfs copies (guest, the way
 	# it packs) and busybox.
 	key="$(cat "$dir/build.key") $(stat -L -c %Y "$(pc_rel_root "$rel")/bin/busybox")"
-	key="$key $(cd "$PC_ROOT" && find tests/guest tools/pc-vm-lib.sh -type f | LC_ALL=C sort |
+	key="$key $(cd "$PC_ROOT" && find guest tools/pc-vm-lib.sh -type f | LC_ALL=C sort |
 		xargs sha256sum | sha256sum | cut -c1-16)"
 	if [ "$(cat "$dir/initramfs-base.key" 2>/dev/null)" != "$key" ] ||
 		[ ! -f "$dir/initramfs-base.cpio" ]; then

@@ -108,10 +108,16 @@ pcv_kdump_verdict() {
 	case $? in
 	0)
 		if [ "$status" != "$PCV_CRASHED" ] && [ -s "$keep/vmcore-dmesg.txt" ]; then
-			echo "note: the console shows no crash of yours; the verdict reads the log from the dump"
+			# Only a hit credited to the user's command counts from the
+			# dump: its crash lines alone may name any interrupted task.
 			pcv_scan "$work" "$table" "$keep/vmcore-dmesg.txt"
-			verdict=$(pcv_verdict "$work" 0 0 "$table")
-			status=$?
+			if [ -n "$(pcv_credited "$table")" ]; then
+				echo "note: the console shows no crash of yours; the verdict reads the log from the dump"
+				verdict=$(pcv_verdict "$work" 0 0 "$table")
+				status=$?
+			else
+				pcv_scan "$work" "$table"
+			fi
 		fi
 		printf '%s\n' "$verdict"
 		;;
@@ -133,6 +139,11 @@ pcv_kdump_verdict() {
 	esac
 	pc_kdump_note "$work/out.log" | sed 's/^#   //' | tee "$keep/capture.txt"
 	echo "saved in $keep: vmcore ($(stat -c %s "$keep/vmcore") bytes), vmcore-dmesg.txt, capture.txt"
+	if [ -n "${PCV_CRASH_TOOL:-}" ]; then
+		# crash's bt with no task is the panicking task's.
+		echo "=== bt of the task that crashed (crash -s $PCV_VMLINUX $keep/vmcore)"
+		printf 'bt\nquit\n' | "$PCV_CRASH_TOOL" -s "$PCV_VMLINUX" "$keep/vmcore" 2>&1 | tee "$keep/bt.txt"
+	fi
 	[ "$status" = "$PCV_CRASHED" ] || exit "$status"
 	k=$(pcv_credited "$table")
 	type=${k:+${PCV_HIT_TYPE[k]}}

@@ -37,9 +37,9 @@ def boot(o):
     deadline = time.monotonic() + o.timeout if o.timeout else None
     if o.stdio:
         # In the foreground: QEMU reads the terminal.
-        return qemu.wait(subprocess.Popen(cmd), deadline)
+        return qemu.wait(subprocess.Popen(cmd, preexec_fn=qemu.die_with_parent), deadline)
     proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                            stderr=subprocess.DEVNULL)
+                            stderr=subprocess.DEVNULL, preexec_fn=qemu.die_with_parent)
     return qemu.wait(proc, deadline)
 
 
@@ -62,7 +62,9 @@ def run(o):
     if path:
         status, why = snapshot.restore(o, path)
         if status is None:
-            # Nothing of the case ran: it boots, and says why.
+            # Nothing of the case ran: it boots, and says why; the
+            # saved guest is put aside, to be saved again.
+            snapshot.forget(o, key)
             how = 'booted (saved guest %s: %s)' % (key, why)
             started = time.monotonic()
     if status is None:
@@ -99,6 +101,9 @@ def main(argv=None):
     r.add_argument('--fresh-boot', default='', metavar='WHY',
                    help='boot, for this reason, even where a saved guest would do')
     r.add_argument('--how', help='file to say in how the case ran')
+    r.add_argument('--keep-saves', type=int, default=0, metavar='N',
+                   help='after a save, leave only the N saved guests of --dir used last '
+                   '(a cache across runs); 0: all')
     o = p.parse_args(argv)
     o.pstore = bool(o.pstore)
     return run(o)

@@ -43,9 +43,9 @@ import re
 Marker = collections.namedtuple('Marker', 'name args channels emitters parsers meaning docs',
                                 defaults=((),))
 
-_INIT = 'tests/guest/init'
-_CAPTURE = 'tests/guest/capture-init'
-_LOAD = 'tests/guest/kdump-load.sh'
+_INIT = 'guest/init'
+_CAPTURE = 'guest/capture-init'
+_LOAD = 'guest/kdump-load.sh'
 _VM = 'tools/pc-vm-runner.sh'
 _VERDICT = 'tools/pc-vm-verdict.sh'
 _KDUMP = 'tools/pc-kdump.sh'
@@ -173,7 +173,7 @@ def rst():
 
 
 # The generated views, by the path the tree keeps them at.
-VIEWS = {'c': 'tests/guest/pc_protocol.h', 'sh': 'tests/guest/pc-protocol.sh'}
+VIEWS = {'c': 'guest/pc_protocol.h', 'sh': 'guest/pc-protocol.sh'}
 
 # A marker's name in the views: PC-KDUMP-DONE is PCM_KDUMP_DONE.
 VIEW_RE = re.compile(r'\bPCM_[A-Z0-9_]+')

@@ -15,7 +15,9 @@ port, on which a restored /init reads the name of its case.
 """
 
 import collections
+import ctypes
 import shlex
+import signal
 import subprocess
 import time
 
@@ -115,3 +117,10 @@ def wait(proc, deadline):
         proc.kill()
         proc.wait()
         return 124
+
+
+def die_with_parent():
+    """preexec_fn of a QEMU: it is killed with the Python that waits for
+    it (the bench kills a step's tree from the top, and a QEMU started
+    after that look would live on)."""
+    ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG

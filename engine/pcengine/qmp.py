@@ -47,7 +47,10 @@ class QMP:
         msg = {'execute': command}
         if arguments:
             msg['arguments'] = arguments
-        self.sock.sendall(json.dumps(msg).encode() + b'\n')
+        try:
+            self.sock.sendall(json.dumps(msg).encode() + b'\n')
+        except OSError as e:
+            raise QMPError('QEMU closed its QMP socket (%s)' % e) from e
         while True:
             answer = self._read()
             if 'return' in answer:

@@ -19,8 +19,11 @@ Every guest restored from one file shares its KASLR offset, its random
 state and its clock: a case that needs them to differ boots (its header
 says ``# fresh-boot: WHY``), and so do kdump's (two kernels) and LKDTM's
 selftest.  Saving is under a lock per key, so guests run at once share
-one save.  A save that fails (the guest never got ready) is remembered
-for the run, said once per case, and the case boots.
+one save.  A save that fails is remembered for FAILED_FOR seconds (the
+other cases of a bench run boot at once, saying why); a saved guest that
+fails to restore is put aside, and its case boots.  QEMU writes and
+reads the file through a descriptor it inherits: the file is whole when
+QEMU says the migration completed.
 
 guest.py decides, per case, whether it restores or boots.
 """
@@ -30,7 +33,6 @@ import fcntl
 import hashlib
 import json
 import os
-import shlex
 import shutil
 import socket
 import subprocess
@@ -41,29 +43,45 @@ import time
 from . import qemu, qmp
 
 READY = b'PC-SNAPSHOT-READY'
-# Saved guests a directory keeps (prune()); seconds a failed save is
-# remembered.
-KEEP = 8
-FAILED_FOR = 3600
+# Seconds a failed save is remembered; seconds a save may take at least.
+FAILED_FOR = 900
+SAVE_TIME = 120
 
 
 def _stamp(path):
+    # The inode and the change time as well: a copy that keeps the
+    # size and the modification time is another file.
     st = os.stat(path)
-    return [os.path.abspath(path), st.st_size, st.st_mtime_ns]
+    return [os.path.abspath(path), st.st_size, st.st_mtime_ns, st.st_ino, st.st_ctime_ns]
+
+
+def _host():
+    """Under KVM the guest's CPU (-cpu max) is the host's: a guest saved
+    on one CPU or host kernel must not restore on another."""
+    try:
+        with open('/proc/cpuinfo') as f:
+            flags = next((line for line in f if line.startswith(('flags', 'Features'))), '')
+    except OSError:
+        flags = ''
+    return [os.uname().release, hashlib.sha1(flags.encode()).hexdigest()]
 
 
 def snapshot_key(o):
     """What a saved guest is made of: a case may restore it only if all
-    of this is the same."""
-    what = [o.arch, o.accel, o.smp, _stamp(o.kernel), _stamp(o.initrd), o.append,
-            o.pstore, o.qemu_extra]
+    of this is the same (QEMU's command line with the per-run paths left
+    out, its binary, the kernel and initramfs files)."""
+    template = qemu.guest_argv(o, 'CONSOLE', 'OUTPUT', qemu.cmdline(o, '-'),
+                               command_socket='CMD', qmp_socket='QMP')
+    binary = shutil.which(template[0])
+    what = [template, _stamp(binary) if binary else template[0], _stamp(o.kernel),
+            _stamp(o.initrd), o.accel == 'kvm' and _host()]
     return hashlib.sha1(json.dumps(what).encode()).hexdigest()[:16]
 
 
-def _qemu(cmd, errors):
+def _qemu(cmd, errors, fd):
     with open(errors, 'wb') as err:
         return subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                                stderr=err)
+                                stderr=err, pass_fds=(fd,), preexec_fn=qemu.die_with_parent)
 
 
 def _why_exited(proc, errors):
@@ -81,37 +99,42 @@ def save(o, path, sockets):
         open(log, 'wb').close()
     qmp_path = os.path.join(sockets, 'qmp')
     cmd = qemu.guest_argv(o, console, output, qemu.cmdline(o, '-') + ' pc_snapshot=1',
-                command_socket=os.path.join(sockets, 'cmd'), qmp_socket=qmp_path)
-    proc = _qemu(cmd, path + '.qemu')
-    deadline = time.monotonic() + o.timeout
-    try:
-        while True:
-            with open(output, 'rb') as f:
-                if READY in f.read():
-                    break
-            if proc.poll() is not None:
-                return 'the guest ended before it was ready (%s)' % _why_exited(proc, path + '.qemu')
-            if time.monotonic() > deadline:
-                return 'the guest was not ready within %d s' % o.timeout
-            time.sleep(0.05)
-        mon = qmp.QMP(qmp_path, proc)
-        mon.execute('stop')
-        # The default cap is a network's (a few tens of MB/s): a file
-        # takes what the guest has as fast as it can be written.
-        mon.execute('migrate-set-parameters', **{'max-bandwidth': 1 << 40})
-        mon.execute('migrate', uri='exec:cat > %s' % shlex.quote(path + '.tmp'))
-        mon.wait_migration(o.timeout)
-        mon.close()
-    except (qmp.QMPError, OSError) as e:
-        return 'saving failed: %s' % e
-    finally:
-        # The file is whole once the migration completed: QEMU has no
-        # more to do.
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
+                          command_socket=os.path.join(sockets, 'cmd'), qmp_socket=qmp_path)
+    limit = max(o.timeout, SAVE_TIME)
+    deadline = time.monotonic() + limit
+    with open(path + '.tmp', 'wb') as image:
+        proc = _qemu(cmd, path + '.qemu', image.fileno())
+        try:
+            while True:
+                with open(output, 'rb') as f:
+                    if READY in f.read():
+                        break
+                if proc.poll() is not None:
+                    return 'the guest ended before it was ready (%s)' % _why_exited(
+                        proc, path + '.qemu')
+                if time.monotonic() > deadline:
+                    return 'the guest was not ready within %d s' % limit
+                time.sleep(0.05)
+            mon = qmp.QMP(qmp_path, proc)
+            mon.execute('stop')
+            # The default cap is a network's (a few tens of MB/s): a file
+            # takes what the guest has as fast as it can be written.
+            mon.execute('migrate-set-parameters', **{'max-bandwidth': 1 << 40})
+            mon.execute('migrate', uri='fd:%d' % image.fileno())
+            mon.wait_migration(limit)
+            mon.close()
+        except (qmp.QMPError, OSError, ValueError) as e:
+            return 'saving failed: %s' % e
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait()
     with open(output, 'rb') as f:
-        before = f.read().split(READY)[0]
+        before, _, after = f.read().partition(READY)
+    # A guest that went on past the ready line (its command port read
+    # nothing) would restore to a finished /init.
+    if after.strip():
+        return 'the guest went on before it was saved: %r' % after.strip()[:80]
     with open(output, 'wb') as f:
         f.write(before)
     os.rename(path + '.tmp', path + '.mig')
@@ -124,13 +147,12 @@ def ensure(o, key):
     None)."""
     os.makedirs(o.dir, exist_ok=True)
     path = os.path.join(o.dir, key)
+    took = None
     with open(path + '.lock', 'w') as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         if os.path.exists(path + '.mig'):
             os.utime(path + '.mig')  # the newest use: pruned last
             return path, None, None
-        # A failed save is not tried again within a while (a bench run's
-        # other cases boot at once); a later run tries again.
         if os.path.exists(path + '.failed') and \
                 time.time() - os.path.getmtime(path + '.failed') < FAILED_FOR:
             with open(path + '.failed') as f:
@@ -148,22 +170,39 @@ def ensure(o, key):
             return None, why, None
         took = time.monotonic() - started
         print('# saved guest %s in %.1f s' % (key, took), file=sys.stderr)
-    prune(o.dir, key)
+    if o.keep_saves:
+        prune(o.dir, o.keep_saves)
     return path, None, took
 
 
-def prune(directory, spare, keep=KEEP):
-    """Leave the KEEP saved guests of DIRECTORY used last (SPARE, just
-    made, among them): a cache that lives across runs (the VM runner's)
-    would otherwise grow by some 100 MB a kernel, module or boot line.
-    A guest being restored now keeps its data until its reader ends."""
-    found = [f[:-4] for f in os.listdir(directory) if f.endswith('.mig')]
-    found.sort(key=lambda k: os.path.getmtime(os.path.join(directory, k + '.mig')))
-    for key in found[:-keep]:
-        if key == spare:
-            continue
-        for ext in ('.mig', '.console', '.out', '.qemu', '.failed', '.lock'):
-            qmp.remove(os.path.join(directory, key + ext))
+def forget(o, key):
+    """Put aside the saved guest of KEY, which did not restore: the next
+    case or run saves it again."""
+    path = os.path.join(o.dir, key)
+    with open(path + '.lock', 'w') as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if os.path.exists(path + '.mig'):
+            os.replace(path + '.mig', path + '.bad')
+
+
+def prune(directory, keep):
+    """Leave the KEEP saved guests of DIRECTORY used last: a cache that
+    lives across runs (the VM runner's) would otherwise grow by some
+    100 MB a kernel, module or boot line.  Under a lock of the whole
+    directory; each key's own lock stays (another process may hold it);
+    a restore that has its file open keeps reading it."""
+    with open(os.path.join(directory, 'prune.lock'), 'w') as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        found = []
+        for f in os.listdir(directory):
+            if f.endswith('.mig'):
+                try:
+                    found.append((os.path.getmtime(os.path.join(directory, f)), f[:-4]))
+                except FileNotFoundError:
+                    pass
+        for _, key in sorted(found)[:-keep]:
+            for ext in ('.mig', '.console', '.out', '.qemu', '.failed', '.bad'):
+                qmp.remove(os.path.join(directory, key + ext))
 
 
 def case_message(o):
@@ -179,30 +218,43 @@ def case_message(o):
 def restore(o, path):
     """Run the case in a guest restored from PATH: (QEMU's status, None),
     or (None, why) when the guest could not be restored and nothing of
-    the case ran."""
-    shutil.copyfile(path + '.console', o.console)
-    shutil.copyfile(path + '.out', o.out)
+    the case ran (the caller boots it, which empties the logs)."""
     sockets = tempfile.mkdtemp(prefix='pc-restore-')
     qmp_path, cmd_path = os.path.join(sockets, 'qmp'), os.path.join(sockets, 'cmd')
     errors = os.path.join(sockets, 'qemu')
     cmd = qemu.guest_argv(o, o.console, o.out, qemu.cmdline(o, '-') + ' pc_snapshot=1',
-                command_socket=cmd_path, qmp_socket=qmp_path) + ['-S', '-incoming', 'defer']
+                          command_socket=cmd_path, qmp_socket=qmp_path) + \
+        ['-S', '-incoming', 'defer']
     deadline = time.monotonic() + o.timeout
-    proc = _qemu(cmd, errors)
+    proc = None
     try:
-        mon = qmp.QMP(qmp_path, proc)
-        mon.execute('migrate-incoming', uri='exec:cat %s' % shlex.quote(path + '.mig'))
-        mon.wait_migration(o.timeout)
+        shutil.copyfile(path + '.console', o.console)
+        shutil.copyfile(path + '.out', o.out)
+        with open(path + '.mig', 'rb') as image:
+            proc = _qemu(cmd, errors, image.fileno())
+            mon = qmp.QMP(qmp_path, proc)
+            mon.execute('migrate-incoming', uri='fd:%d' % image.fileno())
+            mon.wait_migration(o.timeout)
         mon.execute('cont')
+        mon.close()
+    except (qmp.QMPError, OSError, ValueError) as e:
+        why = 'restoring it failed: %s' % e
+        if proc is not None:
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait()
+            why += ' (%s)' % _why_exited(proc, errors)
+        shutil.rmtree(sockets, ignore_errors=True)
+        return None, why
+    try:
+        # The case runs from here on: what goes wrong is its guest's
+        # end, within its time limit, not a reason to boot.
         with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as port:
+            port.settimeout(max(0.1, deadline - time.monotonic()))
             port.connect(cmd_path)
             port.sendall(case_message(o))
-            mon.close()
-            return qemu.wait(proc, deadline), None
-    except (qmp.QMPError, OSError) as e:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
-        return None, 'restoring it failed: %s (%s)' % (e, _why_exited(proc, errors))
+    except OSError as e:
+        print('# the command port of %s: %s' % (os.path.basename(path), e), file=sys.stderr)
     finally:
         shutil.rmtree(sockets, ignore_errors=True)
+    return qemu.wait(proc, deadline), None

@@ -22,7 +22,8 @@ def spec(tmp, **change):
                            append='', pstore=False, qemu_extra='', case='point_bugon',
                            console=os.path.join(tmp, 'c'), out=os.path.join(tmp, 'o'),
                            timeout=5, stdio=False, dir=os.path.join(tmp, 'snap'),
-                           fresh_boot='', how=os.path.join(tmp, 'how'), payload=None)
+                           fresh_boot='', how=os.path.join(tmp, 'how'), payload=None,
+                           keep_saves=0)
     vars(o).update(change)
     return o
 
@@ -84,6 +85,21 @@ class Key(unittest.TestCase):
             self.assertNotEqual(key, snapshot.snapshot_key(o))
 
 
+class Prune(unittest.TestCase):
+    def test_the_newest_stay_and_the_locks_too(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            for i in range(5):
+                for ext in ('.mig', '.console', '.lock'):
+                    with open(os.path.join(tmp, 'k%d%s' % (i, ext)), 'w'):
+                        pass
+                os.utime(os.path.join(tmp, 'k%d.mig' % i), (i, i))
+            snapshot.prune(tmp, 2)
+            left = sorted(os.listdir(tmp))
+            self.assertEqual([f for f in left if f.endswith('.mig')], ['k3.mig', 'k4.mig'])
+            self.assertEqual(len([f for f in left if f.startswith('k') and f.endswith('.lock')]), 5)
+            self.assertNotIn('k0.console', left)
+
+
 class CommandPort(unittest.TestCase):
     def test_a_name_alone(self):
         with tempfile.TemporaryDirectory() as tmp:
@@ -109,8 +125,11 @@ class RestoreOrBoot(unittest.TestCase):
         o = spec(tmp, **change)
         with mock.patch.object(snapshot, 'ensure', return_value=saved) as ensure, \
                 mock.patch.object(snapshot, 'restore', return_value=restored) as restore, \
+                mock.patch.object(snapshot, 'forget') as forget, \
                 mock.patch.object(guest, 'boot', return_value=9) as boot:
             status = guest.run(o)
+        # A saved guest that did not restore is put aside.
+        self.assertEqual(forget.called, restore.called and restored[0] is None)
         with open(o.how) as f:
             return status, f.read(), ensure.called, restore.called, boot.called
 
