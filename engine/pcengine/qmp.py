@@ -2,6 +2,7 @@
 """A QEMU Machine Protocol client: just what saving and restoring a guest
 needs (commands, their answers, and waiting for a migration)."""
 
+import array
 import json
 import os
 import socket
@@ -57,6 +58,22 @@ class QMP:
                 return answer['return']
             if 'error' in answer:
                 raise QMPError('%s: %s' % (command, answer['error'].get('desc', answer)))
+
+    def send_fd(self, fd, name):
+        """Hand QEMU the descriptor FD as NAME (QMP getfd, the descriptor
+        riding with the command): "fd:NAME" migrates through it."""
+        msg = json.dumps({'execute': 'getfd', 'arguments': {'fdname': name}}).encode()
+        try:
+            self.sock.sendmsg([msg + b'\n'],
+                              [(socket.SOL_SOCKET, socket.SCM_RIGHTS, array.array('i', [fd]))])
+        except OSError as e:
+            raise QMPError('QEMU closed its QMP socket (%s)' % e) from e
+        while True:
+            answer = self._read()
+            if 'return' in answer:
+                return
+            if 'error' in answer:
+                raise QMPError('getfd: %s' % answer['error'].get('desc', answer))
 
     def wait_migration(self, timeout=120):
         """Wait until the outgoing or incoming migration completes."""

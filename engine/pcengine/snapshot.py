@@ -22,8 +22,8 @@ selftest.  Saving is under a lock per key, so guests run at once share
 one save.  A save that fails is remembered for FAILED_FOR seconds (the
 other cases of a bench run boot at once, saying why); a saved guest that
 fails to restore is put aside, and its case boots.  QEMU writes and
-reads the file through a descriptor it inherits: the file is whole when
-QEMU says the migration completed.
+reads the file through a descriptor handed to it over QMP (getfd): the
+file is whole when QEMU says the migration completed.
 
 guest.py decides, per case, whether it restores or boots.
 """
@@ -78,10 +78,10 @@ def snapshot_key(o):
     return hashlib.sha1(json.dumps(what).encode()).hexdigest()[:16]
 
 
-def _qemu(cmd, errors, fd):
+def _qemu(cmd, errors):
     with open(errors, 'wb') as err:
         return subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                                stderr=err, pass_fds=(fd,), preexec_fn=qemu.die_with_parent)
+                                stderr=err, preexec_fn=qemu.die_with_parent)
 
 
 def _why_exited(proc, errors):
@@ -103,7 +103,7 @@ def save(o, path, sockets):
     limit = max(o.timeout, SAVE_TIME)
     deadline = time.monotonic() + limit
     with open(path + '.tmp', 'wb') as image:
-        proc = _qemu(cmd, path + '.qemu', image.fileno())
+        proc = _qemu(cmd, path + '.qemu')
         try:
             while True:
                 with open(output, 'rb') as f:
@@ -120,7 +120,8 @@ def save(o, path, sockets):
             # The default cap is a network's (a few tens of MB/s): a file
             # takes what the guest has as fast as it can be written.
             mon.execute('migrate-set-parameters', **{'max-bandwidth': 1 << 40})
-            mon.execute('migrate', uri='fd:%d' % image.fileno())
+            mon.send_fd(image.fileno(), 'image')
+            mon.execute('migrate', uri='fd:image')
             mon.wait_migration(limit)
             mon.close()
         except (qmp.QMPError, OSError, ValueError) as e:
@@ -231,9 +232,10 @@ def restore(o, path):
         shutil.copyfile(path + '.console', o.console)
         shutil.copyfile(path + '.out', o.out)
         with open(path + '.mig', 'rb') as image:
-            proc = _qemu(cmd, errors, image.fileno())
+            proc = _qemu(cmd, errors)
             mon = qmp.QMP(qmp_path, proc)
-            mon.execute('migrate-incoming', uri='fd:%d' % image.fileno())
+            mon.send_fd(image.fileno(), 'image')
+            mon.execute('migrate-incoming', uri='fd:image')
             mon.wait_migration(o.timeout)
         mon.execute('cont')
         mon.close()
@@ -246,15 +248,19 @@ def restore(o, path):
             why += ' (%s)' % _why_exited(proc, errors)
         shutil.rmtree(sockets, ignore_errors=True)
         return None, why
+    # The case runs from here on: what goes wrong is its guest's end,
+    # within its time limit, not a reason to boot.  The port stays
+    # connected until QEMU ends: a hang-up would drop what the guest has
+    # not read yet.
+    port = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     try:
-        # The case runs from here on: what goes wrong is its guest's
-        # end, within its time limit, not a reason to boot.
-        with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as port:
-            port.settimeout(max(0.1, deadline - time.monotonic()))
-            port.connect(cmd_path)
-            port.sendall(case_message(o))
+        port.settimeout(max(0.1, deadline - time.monotonic()))
+        port.connect(cmd_path)
+        port.sendall(case_message(o))
     except OSError as e:
         print('# the command port of %s: %s' % (os.path.basename(path), e), file=sys.stderr)
+    try:
+        return qemu.wait(proc, deadline), None
     finally:
+        port.close()
         shutil.rmtree(sockets, ignore_errors=True)
-    return qemu.wait(proc, deadline), None
