@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # The VM runner's own helpers (tools/provoke-crash-vm): checks on the
-# host, the cached build and initramfs, the guest's script, and the
-# reading of the guest's console (its verdicts: pc-vm-verdict.sh).
+# host, the cached build and initramfs, the guest's script and the
+# watcher of its console.  The engine reads the console (its report and
+# verdict: pcengine.runner_verdict; with --kdump, pc-vm-verdict.sh too).
 # Sourced after pc-vm-lib.sh.
 # shellcheck shell=bash
 
@@ -207,8 +208,10 @@ SCRIPT
 # pcv_watch CONSOLE EVENTS: host times of the guest's milestones, for
 # the timing line: the start marker and the first crash line.
 pcv_watch() {
-	local console=$1 events=$2 seen=""
+	local console=$1 events=$2 seen="" fatal
 	: >"$events"
+	# The kernel's own words for a crash, as the engine reads them.
+	fatal=$(pcv_engine fatal-re) || return
 	while :; do
 		if [[ $seen != *b* ]] && grep -q 'PC-RUN-BEGIN' "$console" 2>/dev/null; then
 			echo "begin $(date +%s.%N)" >>"$events" && seen+=b
@@ -216,219 +219,16 @@ pcv_watch() {
 		# The crash: the kernel's words for it, not the hit (a lockup
 		# is reported seconds after).
 		if [[ $seen == *b* ]] && [[ $seen != *c* ]] &&
-			sed -n '/PC-RUN-BEGIN/,$p' "$console" | grep -Eq "$PCV_FATAL_RE"; then
+			sed -n '/PC-RUN-BEGIN/,$p' "$console" | grep -Eq "$fatal"; then
 			echo "crash $(date +%s.%N)" >>"$events" && seen+=c
 		fi
 		sleep 0.2
 	done
 }
 
-# The kernel's own words for a crash (not a report it goes on after).
-PCV_FATAL_RE='Oops: |Kernel panic - not syncing|kernel BUG at|BUG: kernel NULL pointer|BUG: unable to handle'
-PCV_FATAL_RE+='|Unable to handle kernel|general protection fault|divide error: |BUG: soft lockup'
-PCV_FATAL_RE+='|Watchdog detected hard LOCKUP|detected stalls on CPU|INFO: task .* blocked for more than'
-PCV_FATAL_RE+='|stack-protector: Kernel stack is corrupted'
-
-# pcv_scan WORK TABLE [LOG]: read the first boot's console (WORK/console.log,
-# or LOG: the crashed kernel's log read from a dump) into PCV_LINES (timestamps off) and find, after the start marker, each
-# module hit line (PCV_HIT_AT, PCV_HIT_TYPE, PCV_HIT_PID, PCV_HIT_COMM,
-# PCV_HIT_WHEN: run, or after the end marker) and the first crash line
-# (PCV_CRASH_AT, PCV_CRASH_PID); PCV_BEGIN_AT is the start marker's line,
-# PCV_END_AT ends the first boot.
-pcv_scan() {
-	local work=$1 table=$2 i j n phase=0 line names
-	local hit_re='^provoke_crash: ([^ ]+): ([a-z0-9_]+): ' by_re='hit by (.+)\[([0-9]+)\]'
-	local pid_re='PID: ([0-9]+) Comm: ([^ ]+)'
-	local end_re='reboot: (Restarting system|Power down)|Rebooting in [0-9]+ seconds'
-	PCV_CONSOLE=${3:-$work/console.log}
-	mapfile -t PCV_LINES < <(tr -d '\r' <"$PCV_CONSOLE" |
-		sed -E 's/^(<[0-9]+>)?\[ *[0-9]+\.[0-9]+\] //')
-	n=${#PCV_LINES[@]}
-	names=" $(cut -f1 "$table" | tr '\n' ' ') "
-	PCV_HIT_AT=() PCV_HIT_TYPE=() PCV_HIT_PID=() PCV_HIT_COMM=() PCV_HIT_WHEN=() PCV_HIT_WHERE=()
-	PCV_CRASH_AT="" PCV_CRASH_PID="" PCV_END_AT=$n PCV_FAIL="" PCV_BEGIN_AT=""
-	for ((i = 0; i < n; i++)); do
-		line=${PCV_LINES[i]}
-		case $phase in
-		0) [[ $line == PC-RUN-BEGIN* ]] && phase=1 PCV_BEGIN_AT=$i
-			continue ;;
-		1) [[ $line == PC-RUN-END* ]] && phase=2 && continue ;;
-		esac
-		if [[ $line =~ $end_re ]]; then
-			PCV_END_AT=$i
-			break
-		fi
-		# shellcheck disable=SC2034 # pc-vm-verdict.sh reads it
-		[[ $line == *'provoke_crash: FAIL: '* ]] && [ $phase = 1 ] && PCV_FAIL=$line
-		if [[ $line =~ $hit_re ]] &&
-			[[ $names == *" ${BASH_REMATCH[2]} "* ]] && [ "${BASH_REMATCH[1]}" != crashpoints ]; then
-			PCV_HIT_AT+=("$i") PCV_HIT_TYPE+=("${BASH_REMATCH[2]}") PCV_HIT_WHERE+=("${BASH_REMATCH[1]}")
-			PCV_HIT_WHEN+=("$([ $phase = 1 ] && echo run || echo after)")
-			PCV_HIT_PID+=("") PCV_HIT_COMM+=("")
-			# The task: the next "hit by COMM[PID]" or "PID: N Comm: C".
-			for ((j = i + 1; j < n && j < i + 80; j++)); do
-				if [[ ${PCV_LINES[j]} =~ $by_re ]]; then
-					PCV_HIT_PID[-1]=${BASH_REMATCH[2]} PCV_HIT_COMM[-1]=${BASH_REMATCH[1]}
-					break
-				elif [[ ${PCV_LINES[j]} =~ $pid_re ]]; then
-					PCV_HIT_PID[-1]=${BASH_REMATCH[1]} PCV_HIT_COMM[-1]=${BASH_REMATCH[2]}
-					break
-				fi
-				[[ ${PCV_LINES[j]} =~ $hit_re ]] && break
-			done
-		fi
-		if [ -z "$PCV_CRASH_AT" ] && [ $phase = 1 ] && [[ $line =~ $PCV_FATAL_RE ]]; then
-			PCV_CRASH_AT=$i
-			for ((j = i; j < n && j < i + 40; j++)); do
-				# shellcheck disable=SC2034 # pc-vm-verdict.sh reads it
-				[[ ${PCV_LINES[j]} =~ $pid_re ]] &&
-					PCV_CRASH_PID=${BASH_REMATCH[1]} && break
-			done
-		fi
-	done
-}
-
-# pcv_trace FROM: the first call trace after line FROM, reliable frames
-# only ("? " frames are stack leftovers); an address with no symbol in
-# the module area is the ftrace trampoline that calls the entry point's
-# callback, reliable or not.
-pcv_trace() {
-	local i=$1 n=${#PCV_LINES[@]} line on=0
-	for ((; i < n && i < PCV_END_AT; i++)); do
-		line=${PCV_LINES[i]}
-		if [ $on = 0 ]; then
-			[[ $line == 'Call '[Tt]'race:' ]] && on=1
-			continue
-		fi
-		line=${line# }
-		case $line in
-		'<TASK>' | '<IRQ>' | '</IRQ>' | '<NMI>' | '</NMI>' | '<SOFTIRQ>' | '</SOFTIRQ>') echo "  $line" ;;
-		'</TASK>' | 'Modules linked in:'* | '---['* | RIP:* | Code:*) break ;;
-		# A bare address in the module area has no symbol: ftrace's
-		# trampoline, generated code that calls the entry point's
-		# callback (0xffffffffc0... with KASLR, 0xffffffffa0... without).
-		0xffffffff[a-f]* | '? 0xffffffff'[a-f]*)
-			echo "  $line  <- ftrace trampoline (calls the entry point's callback)" ;;
-		'? '*) ;;
-		# arm64's trampoline is ftrace's own code, with a symbol.
-		ftrace_call+* | ftrace_regs_call+* | ftrace_caller+* | ftrace_regs_caller+*)
-			echo "  ${line%%+*}  <- ftrace trampoline (calls the entry point's callback)" ;;
-		[a-zA-Z_]*+0x*)
-			if [[ $line == *' ['*']' ]]; then
-				echo "  ${line%%+*} [${line##*[}"
-			else
-				echo "  ${line%%+*}"
-			fi
-			;;
-		esac
-	done
-}
-
-# pcv_report WORK: what the user reads: the command's output, the
-# points' counters after it, the kernel's report (once, from the
-# console), the call trace, and what pstore kept across the reboot.
-# Refused points or trigger: only the output (the verdict says why).
-pcv_report() {
-	local work=$1 out from i rec
-	out=$(tr -d '\r' <"$work/out.log")
-	echo "=== guest output"
-	# The command's output ends at the end marker; after a panic, which
-	# leaves none, at the next boot's (pstore's or the capture kernel's).
-	printf '%s\n' "$out" | awk '/^PC-RUN-BEGIN/ { on = 1; next }
-		on && /^PC-(RUN-END|PSTORE-|KDUMP-)/ { exit }
-		on && !/^PC-(ARM-REFUSED|TRIGGER-REFUSED|WHY )/'
-	printf '%s\n' "$out" | grep -Eq '^PC-(ARM|TRIGGER)-REFUSED' && return
-	if printf '%s\n' "$out" | grep -q '^PC-POINT '; then
-		echo "=== points after the run"
-		printf '%s\n' "$out" | sed -n 's/^PC-POINT //p'
-	fi
-	echo "=== kernel report"
-	from=""
-	[ ${#PCV_HIT_AT[@]} -gt 0 ] && from=${PCV_HIT_AT[0]}
-	[ -n "$PCV_CRASH_AT" ] && { [ -z "$from" ] || [ "$PCV_CRASH_AT" -lt "$from" ]; } && from=$PCV_CRASH_AT
-	if [ -z "$from" ]; then
-		echo "(none: no hit, no crash after the start marker)"
-	else
-		tr -d '\r' <"$work/console.log" | sed -n "$((from + 1)),$((PCV_END_AT + 1))p"
-		pcv_trace "$from" >"$work/trace"
-		if [ -s "$work/trace" ]; then
-			echo "=== call trace (reliable frames)"
-			cat "$work/trace"
-		fi
-	fi
-	# With --kdump (PCV_KDUMP=1) the capture kernel takes the reset's place.
-	[ "${PCV_KDUMP:-0}" = 1 ] && return
-	echo "=== pstore record kept across the reboot"
-	if printf '%s\n' "$out" | grep -q '^PC-NO-OOPS'; then
-		echo "(none: no oops and no panic, so no reboot)"
-		return
-	elif ! printf '%s\n' "$out" | grep -q '^PC-PSTORE-BEGIN'; then
-		echo "(none)"
-		return
-	fi
-	# Each record holds the whole log up to the crash: the report above
-	# is not printed again, only what proves the record holds it.
-	printf '%s\n' "$out" | sed -n '/^PC-PSTORE-BEGIN/,/^PC-PSTORE-END/p' |
-		sed -e 's/^<[0-9]>//' -e 's/^\[ *[0-9]*\.[0-9]*\] //' >"$work/pstore"
-	while IFS= read -r rec; do
-		i=$(sed -n "/^PC-PSTORE-BEGIN $rec\$/,/^PC-PSTORE-END/p" "$work/pstore")
-		printf '%s: %s, %d lines; ' "$rec" "$(printf '%s\n' "$i" | sed -n 2p)" \
-			"$(printf '%s\n' "$i" | wc -l)"
-		if [ -n "$from" ] && printf '%s\n' "$i" | grep -qxF -- "${PCV_LINES[from]}"; then
-			echo "it holds the report above, from: ${PCV_LINES[from]}"
-			printf '%s\n' "$i" | grep -E -m 3 -- "$PCV_FATAL_RE" | sed 's/^/  /'
-		else
-			echo "its last lines:"
-			printf '%s\n' "$i" | tail -n 12 | sed 's/^/  /'
-		fi
-	done < <(sed -n 's/^PC-PSTORE-BEGIN //p' "$work/pstore")
-}
-
-# pcv_ts LINE: the guest's clock (seconds since its kernel started) on
-# console line LINE (0-based, as in PCV_LINES), if it has one.
-pcv_ts() {
-	[ -n "$1" ] && [ "$1" -lt "${#PCV_LINES[@]}" ] || return 0
-	sed -n "$(($1 + 1))p" "$PCV_CONSOLE" | tr -d '\r' |
-		sed -nE 's/^(<[0-9]+>)?\[ *([0-9]+\.[0-9]+)\].*/\2/p'
-}
-
-# pcv_timing EVENTS T0 T1 T2 T3: one line: checks, build and pack, boot
-# to the start marker, the crash after it, the rest (panic, reboot, the
-# second boot reading pstore); without a crash, the run to power-off;
-# without a start marker, the guest's whole time, and that it never got
-# there.  The watcher's host times (EVENTS) miss a run that ends within
-# its poll: then the guest's own clock gives the spans.
-pcv_timing() {
-	local b c gb gc ge end=reboot start=boot
-	# A restored guest's first stretch is the restore (and the save,
-	# on the first run that needed it).
-	grep -q '^restored' "$6" 2>/dev/null && start=restore
-	grep -q '^restored .*, saved now' "$6" 2>/dev/null && start="save and restore"
-	b=$(sed -n 's/^begin //p' "$1") c=$(sed -n 's/^crash //p' "$1")
-	gb=$(pcv_ts "$PCV_BEGIN_AT") gc=$(pcv_ts "$PCV_CRASH_AT") ge=$(pcv_ts "$PCV_END_AT")
-	[ "${PCV_KDUMP:-0}" = 1 ] && end="capture and dump"
-	# A first boot that powered off was QEMU's last.
-	[[ ${PCV_LINES[PCV_END_AT]:-} == *'Power down'* ]] || ge=""
-	awk -v t0="$2" -v t1="$3" -v t2="$4" -v t3="$5" -v b="$b" -v c="$c" \
-		-v gb="$gb" -v gc="$gc" -v ge="$ge" -v end="$end" -v start="$start" \
-		-v crashed="${PCV_CRASH_AT:+1}" 'BEGIN {
-		if (b == "" && gb != "") {
-			if (c != "" && gc != "")
-				b = c - (gc - gb)
-			else if (ge != "")
-				b = t3 - (ge - gb)
-			else
-				b = t2 + gb
-		}
-		if (c == "" && crashed && gc != "" && b != "")
-			c = b + (gc - gb)
-		printf "# time: checks %.1fs, build %.1fs, ", t1 - t0, t2 - t1
-		if (b == "")
-			printf "guest %.1fs: no start marker, nothing ran", t3 - t2
-		else if (c != "")
-			printf "%s %.1fs, crash %.1fs, %s %.1fs", start, b - t2, c - b, end, t3 - c
-		else
-			printf "%s %.1fs, no crash: run and power-off %.1fs", start, b - t2, t3 - b
-		printf ", total %.1fs\n", t3 - t0
-	}' >&2
+# pcv_engine COMMAND WORK ...: the engine's reading of a run's work
+# directory (python3 -m pcengine.runner_verdict: run, verdict,
+# credited, fatal-re).
+pcv_engine() {
+	PYTHONPATH=$PC_ROOT/engine python3 -P -m pcengine.runner_verdict "$@"
 }

@@ -7,6 +7,8 @@ one record per line.  A record is a marker (``PC-`` and a name, then its
 arguments, on either channel, after the kernel's prefix on the console),
 a kernel log line (``<L>[ seconds] message``), or other text.  Sections (pstore records,
 the kdump capture's log, a batch's parts) are taken from the records.
+The VM runner reads the module's hit lines (with the task that hit), and
+the kernel's crash lines, with the patterns at the end.
 """
 
 import collections
@@ -27,6 +29,15 @@ def text_of(data):
     if isinstance(data, bytes):
         data = data.decode('utf-8', 'surrogateescape')
     return data.replace('\r', '')
+
+
+def read_log(path):
+    """A log file's text, as text_of gives it; a missing one is empty."""
+    try:
+        with open(path, 'rb') as f:
+            return text_of(f.read())
+    except FileNotFoundError:
+        return ''
 
 
 def lines_of(text):
@@ -60,26 +71,43 @@ def parse(data):
     return [parse_record(line) for line in lines_of(text_of(data))]
 
 
+def out_records(data):
+    """The case output's records.  There a marker starts its line: a
+    kernel line the command printed (dmesg's) stays a kernel line, even
+    when its message is a marker."""
+    return [r._replace(kind='kernel', name=None, args=None)
+            if r.kind == 'marker' and r.text != r.message else r for r in parse(data)]
+
+
 def markers(data, name=None):
     """The marker records of a log, or those of one marker."""
     return [r for r in parse(data)
             if r.kind == 'marker' and (name is None or r.name == name)]
 
 
-def sections(data, begin, end):
-    """[(args of BEGIN, [lines])]: each stretch from a BEGIN marker line
-    to its END (or to the end of the log, if it was cut short)."""
+def stretches(data, begin, end):
+    """[(args of BEGIN, [lines], closed)]: each stretch from a BEGIN
+    marker line to its END (closed), or to the end of the log, if it
+    was cut short."""
     found = []
     current = None
     for r in parse(data):
         if r.kind == 'marker' and r.name == begin:
-            current = (r.args, [])
+            current = [r.args, [], False]
             found.append(current)
         elif r.kind == 'marker' and r.name == end:
+            if current is not None:
+                current[2] = True
             current = None
         elif current is not None:
             current[1].append(r.text)
-    return found
+    return [tuple(s) for s in found]
+
+
+def sections(data, begin, end):
+    """[(args of BEGIN, [lines])]: each stretch from a BEGIN marker line
+    to its END (or to the end of the log, if it was cut short)."""
+    return [(args, lines) for args, lines, closed in stretches(data, begin, end)]
 
 
 def pstore_records(out):
@@ -108,3 +136,51 @@ def part_of(data, part):
         if on:
             kept.append(line + '\n')
     return ''.join(kept)
+
+
+# What the module and the kernel print about a hit and a crash, as the
+# VM runner reads it.  A hit: "provoke_crash: WHERE: TYPE: ...", WHERE
+# the point, DIRECT(NAME) or the trigger file.
+MODULE_HIT_RE = re.compile(r'^provoke_crash: ([^ ]+): ([a-z0-9_]+): ')
+# The task: the module's "hit by COMM[PID]", or the report's header.
+HIT_BY_RE = re.compile(r'hit by (.+)\[([0-9]+)\]')
+TASK_RE = re.compile(r'PID: ([0-9]+) Comm: ([^ ]+)')
+# The kernel's own words for a crash (not a report it goes on after).
+FATAL_RE = re.compile(
+    'Oops: |Kernel panic - not syncing|kernel BUG at|BUG: kernel NULL pointer|BUG: unable to handle'
+    '|Unable to handle kernel|general protection fault|divide error: |BUG: soft lockup'
+    '|Watchdog detected hard LOCKUP|detected stalls on CPU|INFO: task .* blocked for more than'
+    '|stack-protector: Kernel stack is corrupted')
+# The end of a boot: a reset or a power-off.
+BOOT_END_RE = re.compile(r'reboot: (Restarting system|Power down)|Rebooting in [0-9]+ seconds')
+
+
+def module_hit(message):
+    """(WHERE, TYPE) of a module's hit line, or None."""
+    m = MODULE_HIT_RE.match(message)
+    return m.groups() if m else None
+
+
+def hit_task(messages, at, span=80):
+    """(COMM, PID) of the hit on line AT: the first task line after it,
+    within SPAN lines, before the next hit line; or None."""
+    for line in messages[at + 1:at + span]:
+        m = HIT_BY_RE.search(line)
+        if m:
+            return m.group(1), m.group(2)
+        m = TASK_RE.search(line)
+        if m:
+            return m.group(2), m.group(1)
+        if MODULE_HIT_RE.match(line):
+            break
+    return None
+
+
+def crash_pid(messages, at, span=40):
+    """The PID in the report of the crash on line AT (from that line on,
+    within SPAN lines), or None."""
+    for line in messages[at:at + span]:
+        m = TASK_RE.search(line)
+        if m:
+            return m.group(1)
+    return None

@@ -49,6 +49,8 @@ _LOAD = 'guest/kdump-load.sh'
 _VM = 'tools/pc-vm-runner.sh'
 _VERDICT = 'tools/pc-vm-verdict.sh'
 _KDUMP = 'tools/pc-kdump.sh'
+_RV = 'engine/pcengine/runner_verdict.py'
+_RR = 'engine/pcengine/runner_report.py'
 CASES = 'tests/cases/*.sh'
 
 MARKERS = (
@@ -68,13 +70,13 @@ MARKERS = (
     Marker('PC-NO-CASE', 'CASE', ('out',), (_INIT,), (),
            'the case named on the command line is not in the initramfs'),
     Marker('PC-INSMOD-FAILED', '', ('out',), (_INIT,),
-           ('engine/pcengine/verdict.py', _VERDICT), 'the module did not load: nothing ran'),
+           ('engine/pcengine/verdict.py', _RV), 'the module did not load: nothing ran'),
     Marker('PC-PSTORE-BEGIN', 'RECORD', ('out',), (_INIT,),
-           (_VM, 'tests/prepare-series.sh', 'engine/pcengine/cases.py', CASES, 'engine/pcengine/console.py',
-            'tests/vm-runner-cases.sh'),
+           ('tests/prepare-series.sh', 'engine/pcengine/cases.py', CASES, 'engine/pcengine/console.py',
+            'tests/vm-runner-cases.sh', _RR),
            'a ramoops record (dmesg-ramoops-N) follows, read on the second boot',
            ('tests/run',)),
-    Marker('PC-PSTORE-END', '', ('out',), (_INIT,), (_VM, 'engine/pcengine/console.py'),
+    Marker('PC-PSTORE-END', '', ('out',), (_INIT,), ('engine/pcengine/console.py', _RR),
            'the end of that record'),
     Marker('PC-PSTORE-DONE', '', ('out',), (_INIT,), (),
            'every record was printed; the guest powers off'),
@@ -120,19 +122,19 @@ MARKERS = (
     Marker('PC-KDUMP-DONE', '', ('out',), (_CAPTURE,),
            (_VERDICT, 'engine/pcengine/cases.py', CASES), 'the capture kernel is done'),
     # tools/provoke-crash-vm's guest script.
-    Marker('PC-RUN-BEGIN', '', ('out', 'kmsg'), (_VM,), (_VM,),
+    Marker('PC-RUN-BEGIN', '', ('out', 'kmsg'), (_VM,), (_VM, _RV, _RR),
            "the user's command starts"),
-    Marker('PC-RUN-END', '[RC]', ('out', 'kmsg'), (_VM,), (_VM,),
+    Marker('PC-RUN-END', '[RC]', ('out', 'kmsg'), (_VM,), (_RV, _RR),
            'it ended, with its exit status (none on the console after a refusal)'),
-    Marker('PC-ARM-REFUSED', '', ('out',), (_VM,), (_VM, _VERDICT),
+    Marker('PC-ARM-REFUSED', '', ('out',), (_VM,), (_RV, _RR),
            'the module refused to arm the points: nothing ran'),
-    Marker('PC-TRIGGER-REFUSED', '', ('out',), (_VM,), (),
+    Marker('PC-TRIGGER-REFUSED', '', ('out',), (_VM,), (_RV, _RR),
            'the trigger file refused the write: nothing ran'),
-    Marker('PC-WHY', 'KERNEL-LINE', ('out',), (_VM,), (_VM, _VERDICT),
+    Marker('PC-WHY', 'KERNEL-LINE', ('out',), (_VM,), (_RV, _RR),
            "one of the module's log lines after a refusal"),
-    Marker('PC-POINT', 'LISTING-LINE', ('out',), (_VM,), (_VM,),
+    Marker('PC-POINT', 'LISTING-LINE', ('out',), (_VM,), (_RR,),
            'one line of the crashpoints listing after the command'),
-    Marker('PC-NO-OOPS', '', ('out',), (_VM,), (_VM,),
+    Marker('PC-NO-OOPS', '', ('out',), (_VM,), (_RR,),
            'the kernel printed no oops or panic: no reboot for pstore'),
 )
 
