@@ -4,7 +4,6 @@ needs (commands, their answers, and waiting for a migration)."""
 
 import array
 import json
-import os
 import socket
 import time
 
@@ -43,13 +42,18 @@ class QMP:
             raise QMPError('QEMU closed its QMP socket')
         return json.loads(line)
 
-    def execute(self, command, **arguments):
-        """Run COMMAND; return its answer, skipping the events between."""
+    def execute(self, command, fd=None, **arguments):
+        """Run COMMAND; return its answer, skipping the events between.
+        FD, if given, rides with the command (SCM_RIGHTS), as getfd
+        wants it."""
         msg = {'execute': command}
         if arguments:
             msg['arguments'] = arguments
+        data = [json.dumps(msg).encode() + b'\n']
+        ancillary = [] if fd is None else \
+            [(socket.SOL_SOCKET, socket.SCM_RIGHTS, array.array('i', [fd]))]
         try:
-            self.sock.sendall(json.dumps(msg).encode() + b'\n')
+            self.sock.sendmsg(data, ancillary)
         except OSError as e:
             raise QMPError('QEMU closed its QMP socket (%s)' % e) from e
         while True:
@@ -60,20 +64,9 @@ class QMP:
                 raise QMPError('%s: %s' % (command, answer['error'].get('desc', answer)))
 
     def send_fd(self, fd, name):
-        """Hand QEMU the descriptor FD as NAME (QMP getfd, the descriptor
-        riding with the command): "fd:NAME" migrates through it."""
-        msg = json.dumps({'execute': 'getfd', 'arguments': {'fdname': name}}).encode()
-        try:
-            self.sock.sendmsg([msg + b'\n'],
-                              [(socket.SOL_SOCKET, socket.SCM_RIGHTS, array.array('i', [fd]))])
-        except OSError as e:
-            raise QMPError('QEMU closed its QMP socket (%s)' % e) from e
-        while True:
-            answer = self._read()
-            if 'return' in answer:
-                return
-            if 'error' in answer:
-                raise QMPError('getfd: %s' % answer['error'].get('desc', answer))
+        """Hand QEMU the descriptor FD as NAME: "fd:NAME" then migrates
+        through it."""
+        self.execute('getfd', fd=fd, fdname=name)
 
     def wait_migration(self, timeout=120):
         """Wait until the outgoing or incoming migration completes."""
@@ -93,10 +86,3 @@ class QMP:
         except OSError:
             pass
 
-
-def remove(path):
-    """Remove PATH if it is there."""
-    try:
-        os.unlink(path)
-    except FileNotFoundError:
-        pass

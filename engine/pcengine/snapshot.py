@@ -70,12 +70,27 @@ def snapshot_key(o):
     """What a saved guest is made of: a case may restore it only if all
     of this is the same (QEMU's command line with the per-run paths left
     out, its binary, the kernel and initramfs files)."""
-    template = qemu.guest_argv(o, 'CONSOLE', 'OUTPUT', qemu.cmdline(o, '-'),
-                               command_socket='CMD', qmp_socket='QMP')
+    template = _saved_argv(o, 'CONSOLE', 'OUTPUT', 'SOCKETS')
     binary = shutil.which(template[0])
     what = [template, _stamp(binary) if binary else template[0], _stamp(o.kernel),
             _stamp(o.initrd), o.accel == 'kvm' and _host()]
     return hashlib.sha1(json.dumps(what).encode()).hexdigest()[:16]
+
+
+def _remove(path):
+    try:
+        os.unlink(path)
+    except FileNotFoundError:
+        pass
+
+
+def _saved_argv(o, console, output, sockets):
+    """QEMU's argv of a guest that is saved or restored (its /init waits
+    for a case on the command port), with its QMP and command sockets
+    under SOCKETS; the same for the save, the restores and the key."""
+    return qemu.guest_argv(o, console, output, qemu.cmdline(o, '-') + ' pc_snapshot=1',
+                           command_socket=os.path.join(sockets, 'cmd'),
+                           qmp_socket=os.path.join(sockets, 'qmp'))
 
 
 def _qemu(cmd, errors):
@@ -98,8 +113,7 @@ def save(o, path, sockets):
     for log in (console, output):
         open(log, 'wb').close()
     qmp_path = os.path.join(sockets, 'qmp')
-    cmd = qemu.guest_argv(o, console, output, qemu.cmdline(o, '-') + ' pc_snapshot=1',
-                          command_socket=os.path.join(sockets, 'cmd'), qmp_socket=qmp_path)
+    cmd = _saved_argv(o, console, output, sockets)
     limit = max(o.timeout, SAVE_TIME)
     deadline = time.monotonic() + limit
     with open(path + '.tmp', 'wb') as image:
@@ -167,7 +181,7 @@ def ensure(o, key):
         if why:
             with open(path + '.failed', 'w') as f:
                 f.write(why + '\n')
-            qmp.remove(path + '.tmp')
+            _remove(path + '.tmp')
             return None, why, None
         took = time.monotonic() - started
         print('# saved guest %s in %.1f s' % (key, took), file=sys.stderr)
@@ -203,7 +217,7 @@ def prune(directory, keep):
                     pass
         for _, key in sorted(found)[:-keep]:
             for ext in ('.mig', '.console', '.out', '.qemu', '.failed', '.bad'):
-                qmp.remove(os.path.join(directory, key + ext))
+                _remove(os.path.join(directory, key + ext))
 
 
 def case_message(o):
@@ -223,9 +237,7 @@ def restore(o, path):
     sockets = tempfile.mkdtemp(prefix='pc-restore-')
     qmp_path, cmd_path = os.path.join(sockets, 'qmp'), os.path.join(sockets, 'cmd')
     errors = os.path.join(sockets, 'qemu')
-    cmd = qemu.guest_argv(o, o.console, o.out, qemu.cmdline(o, '-') + ' pc_snapshot=1',
-                          command_socket=cmd_path, qmp_socket=qmp_path) + \
-        ['-S', '-incoming', 'defer']
+    cmd = _saved_argv(o, o.console, o.out, sockets) + ['-S', '-incoming', 'defer']
     deadline = time.monotonic() + o.timeout
     proc = None
     try:
