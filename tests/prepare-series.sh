@@ -166,11 +166,12 @@ guest_key() {
 # could restore boots: saving it costs more than the boot.  (A kdump case,
 # and one whose header asks for a fresh boot, boot anyway.)
 mark_lone_guests() {
-	local f
+	local f key
 	local -A uses=()
 	for f in "$@"; do
 		grep -q '^# kdump: 1\|^# fresh-boot:' "$f" && continue
-		uses[$(guest_key "$f")]=$((${uses[$(guest_key "$f")]:-0} + 1))
+		key=$(guest_key "$f")
+		uses[$key]=$((${uses[$key]:-0} + 1))
 	done
 	for f in "$@"; do
 		[ "${uses[$(guest_key "$f")]:-0}" = 1 ] || continue
