@@ -87,7 +87,7 @@ unit:
 	tests/unit/compare_test
 
 # Debian's python3 and python3-pyflakes (pyflakes3).
-PYTHON ?= python3
+PYTHON ?= $(firstword $(wildcard /usr/bin/python3) python3)
 PYFLAKES ?= pyflakes3
 check-unit: unit
 	cd engine && PYTHONDONTWRITEBYTECODE=1 $(PYTHON) -m unittest discover -s tests -t tests

@@ -29,7 +29,7 @@ host_gates() {
 	# The JUnit writer keeps every result: a sample with a pass, a
 	# failure with its diagnostics and a skip parses as XML with them.
 	if printf '%s\n' 'ok 1 a/p' 'not ok 2 a/f <&>' '# why' 'ok 3 b/s # SKIP no X' |
-		"$here/ktap-junit" | python3 -c '
+		"$here/ktap-junit" | "$PC_PYTHON" -c '
 import sys, xml.etree.ElementTree as E
 t = E.parse(sys.stdin).getroot()
 assert (t.get("tests"), t.get("failures"), t.get("skipped")) == ("3", "1", "1")

@@ -48,13 +48,13 @@ prepare_series() {
 	# Each type fired directly, at a point and with kdump, or refused
 	# (engine/pcengine/cases.py).
 	# shellcheck disable=SC2046 # --kdump or nothing
-	PYTHONPATH=$PC_ROOT/engine python3 -P -m pcengine.cases --types "$cases/types.tsv" \
+	pc_engine cases --types "$cases/types.tsv" \
 		--config "$(pc_rel_config "$rel")" --release "$rel" --arch "$(pc_rel_arch "$rel")" \
 		--hit-symbol "$hit_symbol" $([ "$kdump_here" = 1 ] && echo --kdump) --out "$cases" ||
 		pc_die "writing the table's cases for $rel failed (why: above)"
 	# The crash-point matrix (engine/pcengine/matrix.py): the sample of
 	# its fatal cells changes with each commit.
-	PYTHONPATH=$PC_ROOT/engine python3 -P -m pcengine.matrix --types "$cases/types.tsv" \
+	pc_engine matrix --types "$cases/types.tsv" \
 		--config "$(pc_rel_config "$rel")" --release "$rel" --arch "$(pc_rel_arch "$rel")" \
 		--scope "${PC_MATRIX_SCOPE:-sample}" --fatal "${PC_MATRIX_FATAL:-4}" \
 		--seed "$(git -C "$PC_ROOT" rev-parse HEAD 2>/dev/null || echo none)" --out "$cases" ||
@@ -65,7 +65,7 @@ prepare_series() {
 	# Which of them this series runs, by the scope's table and the
 	# PC_*_SCOPE variables (engine/pcengine/scope.py); lkdtm_selftest
 	# among them.
-	picked=$(PYTHONPATH=$PC_ROOT/engine python3 -P -m pcengine.scope --select "$series" \
+	picked=$(pc_engine scope --select "$series" \
 		--kernels "$kernels" --cases "$cases") || pc_die "the scope of $series failed (why: above)"
 	for n in $picked; do
 		scoped[$n]=1

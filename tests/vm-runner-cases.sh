@@ -313,7 +313,7 @@ reported as asked, the kernel went on: report' \
 the kernel crashed as asked: panic_stop_irqoff' \
 		--kernel "$series" --trigger panic_stop_irqoff
 	# --shell driven through a pty: type a command that hits the point.
-	VM_RUN="python3 $PC_ROOT/tests/vm-shell-drive.py 240 --" \
+	VM_RUN="$PC_PYTHON $PC_ROOT/tests/vm-shell-drive.py 240 --" \
 		vm_check shell_pty 0 'pc-vm# .*pc-guest hit sync 1
 BUG: kernel NULL pointer dereference
 __x64_sys_sync null_dereference .*fired=1

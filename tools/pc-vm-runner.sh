@@ -230,5 +230,5 @@ pcv_watch() {
 # directory (python3 -m pcengine.runner_verdict: run, verdict,
 # credited, fatal-re).
 pcv_engine() {
-	PYTHONPATH=$PC_ROOT/engine python3 -P -m pcengine.runner_verdict "$@"
+	pc_engine runner_verdict "$@"
 }
