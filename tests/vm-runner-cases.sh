@@ -233,9 +233,10 @@ vm_case() {
 provoke_crash: __x64_sys_getppid: null_dereference: 
 BUG: kernel NULL pointer dereference
 ftrace trampoline
+^=== pstore record in ramoops. memory, read by the host after the crash$
 ^dmesg-ramoops-0: Oops#1 Part1, [0-9]+ lines; it holds the report above
 ^# guest: restored \(saved guest [0-9a-f]+(, saved now in [0-9.]+ s)?\)
-^# time: checks .*, build .*, (save and )?restore .*, crash .*, reboot .*, total
+^# time: checks .*, build .*, (save and )?restore .*, crash .*, reset and pstore read .*, total
 the kernel crashed as asked: null_dereference, hit by pc-guest\[' --kernel "$series" --timing
 	# The man page's old example, a false pass: busybox's cat copies
 	# with sendfile and never calls vfs_read; the runner's own reading
@@ -304,14 +305,15 @@ reported as asked, the kernel went on: report' \
 		--run 'taskset -c 1 pc-guest hit getppid 1'
 	# A type that needs a second CPU gets one without --smp.  A panic
 	# leaves no end marker: the guest's output still ends before the
-	# pstore record, which is read once, in its own section.
+	# pstore record, which is read once, in its own section; with
+	# --pstore-boot by a second boot, as a machine would read it.
 	vm_check smp_from_needs 0 '^# panic_stop_irqoff needs a second CPU: 2 vCPUs$
 2 vCPUs
 ^=== pstore record kept across the reboot$
 ^dmesg-ramoops-0: Panic#1 Part1, [0-9]+ lines; it holds the report above
 !^PC-PSTORE-BEGIN
 the kernel crashed as asked: panic_stop_irqoff' \
-		--kernel "$series" --trigger panic_stop_irqoff
+		--kernel "$series" --trigger panic_stop_irqoff --pstore-boot
 	# --shell driven through a pty: type a command that hits the point.
 	VM_RUN="$PC_PYTHON $PC_ROOT/tests/vm-shell-drive.py 240 --" \
 		vm_check shell_pty 0 'pc-vm# .*pc-guest hit sync 1

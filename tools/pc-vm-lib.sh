@@ -440,11 +440,19 @@ pc_ramoops_cmdline() {
 	esac
 }
 
+# ramoops' memory on ARCH: ADDR:SIZE (guest/init gives the module that
+# size, the reserved MiB less its last page).
+pc_ramoops_region() {
+	echo "$(pc_ramoops_cmdline "$1" | sed 's/.*pc_ramoops=//'):0xff000"
+}
+
 # A kernel with ramoops built in (a kernel of files may have it so) gets
 # on its command line what /init's insmod would have given the module.
 pc_ramoops_params() {
-	echo "ramoops.mem_address=$(pc_ramoops_cmdline "$1" | sed 's/.*pc_ramoops=//')" \
-		"ramoops.mem_size=0xff000 ramoops.record_size=0x20000 ramoops.max_reason=2"
+	local region
+	region=$(pc_ramoops_region "$1")
+	echo "ramoops.mem_address=${region%:*} ramoops.mem_size=${region#*:}" \
+		"ramoops.record_size=0x20000 ramoops.max_reason=2"
 }
 
 # pc_guest_timeout REL SECONDS: the bench's time limit for one guest.
@@ -465,7 +473,10 @@ pc_guest_timeout() {
 # guest.py, whose qemu.py has QEMU's command line per architecture);
 # returns QEMU's status, 124 on a timeout.  With PSTORE=1 the guest
 # reboots after the case (or its panic) instead of powering off, and the
-# second boot prints what ramoops kept.
+# second boot prints what ramoops kept; with PSTORE=ram QEMU stops there
+# instead, and the host reads ramoops' records from the guest's memory
+# (engine/pcengine/ramoops.py) into OUTPUT_LOG, as a second boot would
+# print them: no second boot.
 # PC_QEMU_EXTRA adds QEMU options (the benchmark's -icount); PC_INITRD
 # boots another initramfs than the release's; PC_CONSOLE_STDIO=1 puts
 # the console on this terminal too (stdin included; Ctrl-A x quits),
@@ -480,10 +491,17 @@ pc_boot() {
 	local pstore=${8:-0} arch accel=tcg opts=()
 	arch=$(pc_rel_arch "$rel")
 	[ "$arch" = arm64 ] || accel=$(pc_accel)
-	if [ "$pstore" = 1 ]; then
-		extra="$extra $(pc_ramoops_cmdline "$arch") panic=1"
+	if [ "$pstore" != 0 ]; then
+		extra="$extra $(pc_ramoops_cmdline "$arch")"
 		grep -q '^CONFIG_PSTORE_RAM=y' "$(pc_rel_config "$rel")" 2>/dev/null &&
 			extra="$extra $(pc_ramoops_params "$arch")"
+	fi
+	# ram: a panic resets at once (panic=-1); the host reads what it kept.
+	if [ "$pstore" = ram ]; then
+		opts+=(--read-ramoops "$(pc_ramoops_region "$arch")")
+		pstore=0
+	elif [ "$pstore" = 1 ]; then
+		extra="$extra panic=1"
 	fi
 	[ "${PC_CONSOLE_STDIO:-0}" = 1 ] && opts+=(--stdio)
 	[ -n "${PC_SNAPSHOTS:-}" ] && opts+=(--dir "$PC_SNAPSHOTS")

@@ -13,12 +13,14 @@ and no reason to boot (``--fresh-boot WHY``).
 """
 
 import argparse
+import os
 import shutil
 import subprocess
 import sys
+import tempfile
 import time
 
-from . import qemu, snapshot
+from . import qemu, qmp, ramoops, snapshot
 
 
 def boot(o):
@@ -33,14 +35,27 @@ def boot(o):
                 with open(part, 'rb') as p:
                     shutil.copyfileobj(p, f)
         o = argparse.Namespace(**{**vars(o), 'initrd': initrd})
-    cmd = qemu.guest_argv(o, o.console, o.out, qemu.cmdline(o, o.case), stdio=o.stdio)
+    sockets = tempfile.mkdtemp(prefix='pc-boot-')
+    qmp_path = os.path.join(sockets, 'qmp') if o.read_ramoops else None
+    cmd = qemu.guest_argv(o, o.console, o.out, qemu.cmdline(o, o.case), stdio=o.stdio,
+                          qmp_socket=qmp_path)
     deadline = time.monotonic() + o.timeout if o.timeout else None
-    if o.stdio:
-        # In the foreground: QEMU reads the terminal.
-        return qemu.wait(subprocess.Popen(cmd, preexec_fn=qemu.die_with_parent), deadline)
-    proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                            stderr=subprocess.DEVNULL, preexec_fn=qemu.die_with_parent)
-    return qemu.wait(proc, deadline)
+    try:
+        if o.stdio:
+            # In the foreground: QEMU reads the terminal.
+            proc = subprocess.Popen(cmd, preexec_fn=qemu.die_with_parent)
+        else:
+            proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                                    stderr=subprocess.DEVNULL, preexec_fn=qemu.die_with_parent)
+        mon = None
+        if qmp_path:
+            try:
+                mon = qmp.QMP(qmp_path, proc)
+            except qmp.QMPError:
+                return qemu.wait(proc, deadline)
+        return ramoops.wait(o, proc, mon, deadline)
+    finally:
+        shutil.rmtree(sockets, ignore_errors=True)
 
 
 def run(o):
@@ -87,6 +102,9 @@ def main(argv=None):
     r.add_argument('--append', default='', help='boot line after the bench\'s own')
     r.add_argument('--pstore', type=int, choices=(0, 1), default=0,
                    help='1: a reset reboots (the next boot prints what ramoops kept)')
+    r.add_argument('--read-ramoops', metavar='ADDR:SIZE', default='',
+                   help='ramoops\' memory: at the guest\'s reset or power-off QEMU stops, '
+                   'and the host reads the records there into the output log (no second boot)')
     r.add_argument('--qemu-extra', default='', help='more QEMU options (one string)')
     r.add_argument('--case', required=True)
     r.add_argument('--payload', metavar='CPIO',

@@ -51,6 +51,7 @@ _VERDICT = 'tools/pc-vm-verdict.sh'
 _KDUMP = 'tools/pc-kdump.sh'
 _RV = 'engine/pcengine/runner_verdict.py'
 _RR = 'engine/pcengine/runner_report.py'
+_RAM = 'engine/pcengine/ramoops.py'
 CASES = 'tests/cases/*.sh'
 
 MARKERS = (
@@ -71,15 +72,19 @@ MARKERS = (
            'the case named on the command line is not in the initramfs'),
     Marker('PC-INSMOD-FAILED', '', ('out',), (_INIT,),
            ('engine/pcengine/verdict.py', _RV), 'the module did not load: nothing ran'),
-    Marker('PC-PSTORE-BEGIN', 'RECORD', ('out',), (_INIT,),
+    Marker('PC-PSTORE-BEGIN', 'RECORD', ('out',), (_INIT, _RAM),
            ('tests/prepare-series.sh', 'engine/pcengine/cases.py', CASES, 'engine/pcengine/console.py',
             'tests/vm-runner-cases.sh', _RR),
            'a ramoops record (dmesg-ramoops-N) follows, read on the second boot',
            ('tests/run',)),
-    Marker('PC-PSTORE-END', '', ('out',), (_INIT,), ('engine/pcengine/console.py', _RR),
+    Marker('PC-PSTORE-END', '', ('out',), (_INIT, _RAM), ('engine/pcengine/console.py', _RR),
            'the end of that record'),
-    Marker('PC-PSTORE-DONE', '', ('out',), (_INIT,), (),
+    Marker('PC-PSTORE-DONE', '', ('out',), (_INIT, _RAM), (),
            'every record was printed; the guest powers off'),
+    Marker('PC-PSTORE-RAM', 'ADDR SIZE', ('out',), (_RAM,), (_RR,),
+           "not the guest's: the host stopped the guest at its reset and read "
+           "ramoops' memory (ADDR, SIZE bytes); the records follow, as a second "
+           'boot would print them'),
     # The bench's runner and its cases.
     Marker('PC-PART', 'CASE', ('out', 'kmsg'), ('tests/bench-step',),
            ('tests/bench-step', 'engine/pcengine/console.py'),

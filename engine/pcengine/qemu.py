@@ -51,11 +51,13 @@ def _log(chardev_id, path):
 
 
 def argv(arch, accel, smp, kernel, initrd, append, console, output,
-         reboot=False, command_socket=None, qmp_socket=None, extra=(), stdio=False):
+         reboot=False, pause=False, command_socket=None, qmp_socket=None, extra=(),
+         stdio=False):
     """QEMU's argv for a guest of ARCH booting KERNEL and INITRD with the
     command line APPEND (after the console's), logging to the files
     CONSOLE and OUTPUT.  Without REBOOT a reset (a panic's reboot) ends
-    QEMU.  COMMAND_SOCKET adds the command port, served on that Unix
+    QEMU; with PAUSE a reset or a power-off stops the guest instead, with
+    its memory as the guest left it, for the host to read (QMP).  COMMAND_SOCKET adds the command port, served on that Unix
     socket; QMP_SOCKET a QMP monitor.  EXTRA: more options (-icount).
     STDIO puts the console on this terminal too, stdin included, with
     QEMU's monitor behind Ctrl-A c (signal=off: Ctrl-C goes to the
@@ -83,7 +85,9 @@ def argv(arch, accel, smp, kernel, initrd, append, console, output,
             '-display', 'none']
     if not stdio:
         cmd += ['-monitor', 'none']
-    if not reboot:
+    if pause:
+        cmd += ['-action', 'reboot=shutdown,shutdown=pause']
+    elif not reboot:
         cmd.append('-no-reboot')
     if qmp_socket:
         cmd += ['-qmp', 'unix:%s,server=on,wait=off' % qmp_socket]
@@ -101,9 +105,11 @@ def cmdline(o, case):
 
 def guest_argv(o, console, output, append, **kw):
     """argv() for the guest spec O (guest.py's options: arch, accel, smp,
-    kernel, initrd, pstore, qemu_extra): a pstore guest reboots."""
+    kernel, initrd, pstore, read_ramoops, qemu_extra): a pstore guest
+    reboots; one whose ramoops the host reads stops at its reset."""
     return argv(o.arch, o.accel, o.smp, o.kernel, o.initrd, append, console, output,
-                reboot=o.pstore, extra=shlex.split(o.qemu_extra), **kw)
+                reboot=o.pstore, pause=bool(o.read_ramoops), extra=shlex.split(o.qemu_extra),
+                **kw)
 
 
 def wait(proc, deadline):

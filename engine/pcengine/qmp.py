@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 """A QEMU Machine Protocol client: just what saving and restoring a guest
-needs (commands, their answers, and waiting for a migration)."""
+needs (commands, their answers, waiting for a migration or an event)."""
 
 import array
 import json
@@ -79,6 +79,22 @@ class QMP:
                 raise QMPError('migration %s' % status)
             time.sleep(0.02)
         raise QMPError('migration did not complete within %d s' % timeout)
+
+    def wait_event(self, names, deadline):
+        """The next event named in NAMES (its message), or None when
+        DEADLINE (time.monotonic()) came first; QMPError when QEMU
+        closed the socket (it exited)."""
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return None
+            self.sock.settimeout(left)
+            try:
+                msg = self._read()
+            except (socket.timeout, TimeoutError):
+                return None
+            if msg.get('event') in names:
+                return msg
 
     def close(self):
         try:

@@ -2,7 +2,8 @@
 """What the VM runner's user reads of a run (pcengine.runner_verdict
 reads it): the command's output, the points' counters after it, the
 kernel's report (once, from the console), its call trace, what pstore
-kept across the reboot, and the times of the run's stretches."""
+kept (read by the host from ramoops' memory, or by a second boot), and
+the times of the run's stretches."""
 
 import os
 
@@ -139,7 +140,11 @@ def report(run, kdump, stream):
     # With --kdump the capture kernel takes the reset's place.
     if kdump:
         return
-    write(['=== pstore record kept across the reboot'], stream)
+    if 'PC-PSTORE-RAM' in names:
+        write(["=== pstore record in ramoops' memory, read by the host after the crash"],
+              stream)
+    else:
+        write(['=== pstore record kept across the reboot'], stream)
     if 'PC-NO-OOPS' in names:
         write(['(none: no oops and no panic, so no reboot)'], stream)
     elif 'PC-PSTORE-BEGIN' not in names:
@@ -166,7 +171,8 @@ def _event(text, name):
 def timing(run, times, kdump):
     """One line: checks, build and pack, boot (or restore) to the start
     marker, the crash after it, the rest (panic, reboot, the second boot
-    reading pstore; with kdump the capture); without a crash, the run to
+    reading pstore, or the host reading ramoops' memory; with kdump the
+    capture); without a crash, the run to
     power-off; without a start marker, the guest's whole time, and that
     it never got there.  The watcher's host times (events) miss a run
     that ends within its poll: then the guest's own clock gives the
@@ -183,6 +189,8 @@ def timing(run, times, kdump):
     b, c = _event(events, 'begin'), _event(events, 'crash')
     gb, gc, ge = _stamp(scan, scan.begin), _stamp(scan, scan.crash), _stamp(scan, scan.end)
     end = 'capture and dump' if kdump else 'reboot'
+    if 'PC-PSTORE-RAM' in {r.name for r in run.out if r.kind == 'marker'}:
+        end = 'reset and pstore read'
     # A first boot that powered off was QEMU's last.
     if scan.end >= len(scan.lines) or 'Power down' not in scan.lines[scan.end]:
         ge = None

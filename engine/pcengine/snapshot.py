@@ -13,7 +13,8 @@ reads what it would have read after a boot.
 
 A pstore case's guest restores without -no-reboot: its crash (or the end
 of its case) resets the machine, which keeps RAM, so the next boot prints
-what ramoops kept, as after a boot.
+what ramoops kept, as after a boot.  One whose ramoops the host reads
+(ramoops.py) stops at that reset instead.
 
 Every guest restored from one file shares its KASLR offset, its random
 state and its clock: a case that needs them to differ boots (its header
@@ -40,7 +41,7 @@ import sys
 import tempfile
 import time
 
-from . import qemu, qmp
+from . import qemu, qmp, ramoops
 
 READY = b'PC-SNAPSHOT-READY'
 # Seconds a failed save is remembered; seconds a save may take at least.
@@ -250,7 +251,6 @@ def restore(o, path):
             mon.execute('migrate-incoming', uri='fd:image')
             mon.wait_migration(o.timeout)
         mon.execute('cont')
-        mon.close()
     except (qmp.QMPError, OSError, ValueError) as e:
         why = 'restoring it failed: %s' % e
         if proc is not None:
@@ -272,7 +272,7 @@ def restore(o, path):
     except OSError as e:
         print('# the command port of %s: %s' % (os.path.basename(path), e), file=sys.stderr)
     try:
-        return qemu.wait(proc, deadline), None
+        return ramoops.wait(o, proc, mon, deadline), None
     finally:
         port.close()
         shutil.rmtree(sockets, ignore_errors=True)

@@ -23,7 +23,7 @@ def spec(tmp, **change):
                            console=os.path.join(tmp, 'c'), out=os.path.join(tmp, 'o'),
                            timeout=5, stdio=False, dir=os.path.join(tmp, 'snap'),
                            fresh_boot='', how=os.path.join(tmp, 'how'), payload=None,
-                           keep_saves=0)
+                           keep_saves=0, read_ramoops='')
     vars(o).update(change)
     return o
 

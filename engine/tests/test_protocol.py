@@ -16,7 +16,7 @@ from pcengine import protocol
 PARSERS_IN_ENGINE = ('engine/pcengine/cases.py', 'engine/pcengine/matrix.py',
                      'engine/pcengine/console.py', 'engine/pcengine/verdict.py',
                      'engine/pcengine/snapshot.py', 'engine/pcengine/runner_verdict.py',
-                     'engine/pcengine/runner_report.py')
+                     'engine/pcengine/runner_report.py', 'engine/pcengine/ramoops.py')
 
 
 def tree_files():
