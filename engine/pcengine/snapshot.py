@@ -4,8 +4,16 @@
 A guest is booted once per (kernel, initramfs, boot line, vCPUs, pstore,
 QEMU options) with ``pc_snapshot=1``: its /init loads the module, says
 ``PC-SNAPSHOT-READY`` and waits for a case's name on the command port.
-QEMU then stops it and saves it (QMP ``migrate`` to a file).  Each case
-of that key then starts a new QEMU from the file (``-incoming``), sends
+QEMU then stops it and saves it (QMP ``migrate`` to a file).  Its RAM
+is not in that file: the guest runs on a file of its own (KEY.ram,
+mapped shared), which is the RAM, and the migration leaves it out
+(``x-ignore-shared``).  Each case of that key then starts a new QEMU
+from the file (``-incoming``), its RAM a private, copy-on-write mapping
+of KEY.ram: only the pages the case touches are read, from the page
+cache, and only those it writes are copied.  (With the RAM in the
+stream, QEMU 7.2 wrote all 512 MB of a restored guest's memory: a
+restore took 1.6 s of CPU and 596 MB, against 0.9 s and 108 MB now.)
+It sends
 the case's name, and waits for QEMU's end as a booted guest's would be
 waited for.  Its console and output logs begin with what the saved guest
 printed up to the save (the boot, the module's load), so that the verdict
@@ -44,6 +52,9 @@ import time
 from . import qemu, qmp, ramoops
 
 READY = b'PC-SNAPSHOT-READY'
+# Saved guests of another layout do not restore: this one keeps the RAM
+# in a file of its own (KEY.ram) beside the device state (KEY.mig).
+RAM_FORMAT = 'ram-file'
 # Seconds a failed save is remembered; seconds a save may take at least.
 FAILED_FOR = 900
 SAVE_TIME = 120
@@ -74,7 +85,7 @@ def snapshot_key(o):
     template = _saved_argv(o, 'CONSOLE', 'OUTPUT', 'SOCKETS')
     binary = shutil.which(template[0])
     what = [template, _stamp(binary) if binary else template[0], _stamp(o.kernel),
-            _stamp(o.initrd), o.accel == 'kvm' and _host()]
+            _stamp(o.initrd), o.accel == 'kvm' and _host(), RAM_FORMAT]
     return hashlib.sha1(json.dumps(what).encode()).hexdigest()[:16]
 
 
@@ -92,6 +103,23 @@ def _saved_argv(o, console, output, sockets):
     return qemu.guest_argv(o, console, output, qemu.cmdline(o, '-') + ' pc_snapshot=1',
                            command_socket=os.path.join(sockets, 'cmd'),
                            qmp_socket=os.path.join(sockets, 'qmp'))
+
+
+def _ram(path, share):
+    """QEMU options for guest RAM in the file PATH: shared (the saving
+    guest writes it: the file is the RAM), or a private, copy-on-write
+    mapping of it (a restored guest reads the pages it touches from the
+    page cache and copies those it writes)."""
+    return ['-object', 'memory-backend-file,id=pc.ram,size=%dM,mem-path=%s,share=%s'
+            % (qemu.MEMORY_MB, path, 'on' if share else 'off'),
+            '-machine', 'memory-backend=pc.ram']
+
+
+def _ignore_ram(mon):
+    # The migration stream leaves the RAM out (the file holds it): both
+    # ends say so, for the stream's layout.
+    mon.execute('migrate-set-capabilities',
+                capabilities=[{'capability': 'x-ignore-shared', 'state': True}])
 
 
 def _qemu(cmd, errors):
@@ -114,7 +142,7 @@ def save(o, path, sockets):
     for log in (console, output):
         open(log, 'wb').close()
     qmp_path = os.path.join(sockets, 'qmp')
-    cmd = _saved_argv(o, console, output, sockets)
+    cmd = _saved_argv(o, console, output, sockets) + _ram(path + '.ram.tmp', True)
     limit = max(o.timeout, SAVE_TIME)
     deadline = time.monotonic() + limit
     with open(path + '.tmp', 'wb') as image:
@@ -135,6 +163,7 @@ def save(o, path, sockets):
             # The default cap is a network's (a few tens of MB/s): a file
             # takes what the guest has as fast as it can be written.
             mon.execute('migrate-set-parameters', **{'max-bandwidth': 1 << 40})
+            _ignore_ram(mon)
             mon.send_fd(image.fileno(), 'image')
             mon.execute('migrate', uri='fd:image')
             mon.wait_migration(limit)
@@ -153,6 +182,7 @@ def save(o, path, sockets):
         return 'the guest went on before it was saved: %r' % after.strip()[:80]
     with open(output, 'wb') as f:
         f.write(before)
+    os.rename(path + '.ram.tmp', path + '.ram')
     os.rename(path + '.tmp', path + '.mig')
     return None
 
@@ -166,7 +196,7 @@ def ensure(o, key):
     took = None
     with open(path + '.lock', 'w') as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
-        if os.path.exists(path + '.mig'):
+        if os.path.exists(path + '.mig') and os.path.exists(path + '.ram'):
             os.utime(path + '.mig')  # the newest use: pruned last
             return path, None, None
         if os.path.exists(path + '.failed') and \
@@ -183,6 +213,7 @@ def ensure(o, key):
             with open(path + '.failed', 'w') as f:
                 f.write(why + '\n')
             _remove(path + '.tmp')
+            _remove(path + '.ram.tmp')
             return None, why, None
         took = time.monotonic() - started
         print('# saved guest %s in %.1f s' % (key, took), file=sys.stderr)
@@ -199,12 +230,13 @@ def forget(o, key):
         fcntl.flock(lock, fcntl.LOCK_EX)
         if os.path.exists(path + '.mig'):
             os.replace(path + '.mig', path + '.bad')
+        _remove(path + '.ram')
 
 
 def prune(directory, keep):
     """Leave the KEEP saved guests of DIRECTORY used last: a cache that
     lives across runs (the VM runner's) would otherwise grow by some
-    100 MB a kernel, module or boot line.  Under a lock of the whole
+    150 MB a kernel, module or boot line.  Under a lock of the whole
     directory; each key's own lock stays (another process may hold it);
     a restore that has its file open keeps reading it."""
     with open(os.path.join(directory, 'prune.lock'), 'w') as lock:
@@ -217,7 +249,7 @@ def prune(directory, keep):
                 except FileNotFoundError:
                     pass
         for _, key in sorted(found)[:-keep]:
-            for ext in ('.mig', '.console', '.out', '.qemu', '.failed', '.bad'):
+            for ext in ('.mig', '.ram', '.console', '.out', '.qemu', '.failed', '.bad'):
                 _remove(os.path.join(directory, key + ext))
 
 
@@ -238,7 +270,8 @@ def restore(o, path):
     sockets = tempfile.mkdtemp(prefix='pc-restore-')
     qmp_path, cmd_path = os.path.join(sockets, 'qmp'), os.path.join(sockets, 'cmd')
     errors = os.path.join(sockets, 'qemu')
-    cmd = _saved_argv(o, o.console, o.out, sockets) + ['-S', '-incoming', 'defer']
+    cmd = _saved_argv(o, o.console, o.out, sockets) + _ram(path + '.ram', False) + \
+        ['-S', '-incoming', 'defer']
     deadline = time.monotonic() + o.timeout
     proc = None
     try:
@@ -247,6 +280,7 @@ def restore(o, path):
         with open(path + '.mig', 'rb') as image:
             proc = _qemu(cmd, errors)
             mon = qmp.QMP(qmp_path, proc)
+            _ignore_ram(mon)
             mon.send_fd(image.fileno(), 'image')
             mon.execute('migrate-incoming', uri='fd:image')
             mon.wait_migration(o.timeout)
