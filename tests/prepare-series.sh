@@ -56,7 +56,7 @@ prepare_series() {
 	# its fatal cells changes with each commit.
 	pc_engine matrix --types "$cases/types.tsv" \
 		--config "$(pc_rel_config "$rel")" --release "$rel" --arch "$(pc_rel_arch "$rel")" \
-		--scope "${PC_MATRIX_SCOPE:-sample}" --fatal "${PC_MATRIX_FATAL:-4}" \
+		--scope "${PC_MATRIX_SCOPE:-first}" --fatal "${PC_MATRIX_FATAL:-4}" \
 		--seed "$(git -C "$PC_ROOT" rev-parse HEAD 2>/dev/null || echo none)" --out "$cases" ||
 		pc_die "writing the matrix's cases for $rel failed (why: above)"
 	for f in "$PC_ROOT"/tests/cases/*.sh; do

@@ -17,17 +17,19 @@ fired
     with its "XFAIL: TYPE:" line.
 
 A fatal type that would fire takes a guest of its own: those cells are
-the matrix_fatal_* cases, a sample of ``--fatal`` of them picked by a
-hash of ``--seed`` (the bench passes the commit: another sample each
-commit, the same on every run), or all with ``--scope full``.  The other
+the matrix_fatal_* cases: all of them with ``--scope first`` (the
+bench's default, on its first x86-64 kernel: a restored guest makes a
+crash cheap) or ``full``; with ``sample`` or ``kernels``, a sample of
+``--fatal`` of them picked by a hash of ``--seed`` (the bench passes the
+commit: another sample each commit, the same on every run).  The other
 cells are batched, one case per path, point kind and boot line: one
 guest per path for a boot line with many cells, one for every path
 otherwise.  A type that needs a second CPU is in the batches where it
 does not run (refused, missed); where it fires, its guest has 2 vCPUs.
 A type that reports each place once a boot (the fortify, bounds and
 overflow categories) fires once per kind of point in its path's guest.
-The cells with a second CPU in the same path (``--scope kernels`` or
-``full``): pcengine.matrix_smp.  Not in the matrix: types of another
+The cells with a second CPU in the same path (every scope but
+``sample``): pcengine.matrix_smp.  Not in the matrix: types of another
 architecture, and a cell whose type this kernel cannot catch (a CONFIG_
 option missing or defeating it).
 
@@ -47,7 +49,7 @@ from .cases import FATAL, Kernel, needs_of, patterns, read_config, read_table
 # The contexts, in the table's order (include/provoke_crash_defs.h).
 RANK = {'task': 0, 'preempt': 1, 'irqs': 2, 'atomic': 3, 'nmi': 4}
 KINDS = ('entry', 'offset', 'return')
-SCOPES = ('sample', 'kernels', 'full')
+SCOPES = ('sample', 'first', 'kernels', 'full')
 
 Outcome = collections.namedtuple('Outcome', 'what need here', defaults=('', ''))
 REFUSED = Outcome('refused')
@@ -294,7 +296,7 @@ def matrix_cases(kernel, rows, scope='sample', seed='none', fatal_sample=4):
         if name in found:
             raise ValueError('two boot lines of the matrix make %s' % name)
         found[name] = batch_case(path, kind, boot, cells, pats)
-    if scope != 'full':
+    if scope not in ('first', 'full'):
         fatal = sample(fatal, seed, fatal_sample)
     for cell in fatal:
         path, kind, row = cell[:3]
@@ -320,9 +322,11 @@ def main(argv=None):
     ap.add_argument('--config', required=True, help="the kernel's config file")
     ap.add_argument('--release', required=True)
     ap.add_argument('--arch', required=True, choices=('amd64', 'arm64'))
-    ap.add_argument('--scope', choices=SCOPES, default='sample',
-                    help='PC_MATRIX_SCOPE: sample (of the fatal cells), kernels (and the '
-                    '2-CPU cells), full (every cell)')
+    ap.add_argument('--scope', choices=SCOPES, default='first',
+                    help='PC_MATRIX_SCOPE: sample (of the fatal cells), first (every '
+                    'cell; the bench runs it on its first x86-64 kernel only), kernels '
+                    '(a sample and the 2-CPU cells, on every kernel), full (every cell, '
+                    'every kernel)')
     ap.add_argument('--seed', default='none',
                     help='picks the fatal cells of a sample (the bench: the commit)')
     ap.add_argument('--fatal', type=int, default=4, metavar='N',

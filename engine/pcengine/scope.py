@@ -41,7 +41,7 @@ SCOPE_DEFAULTS = {
     'PC_ARM64_SCOPE': 'slice',
     'PC_DEBUG_SCOPE': 'slice',
     'PC_KDUMP_SCOPE': 'slice',
-    'PC_MATRIX_SCOPE': 'sample',
+    'PC_MATRIX_SCOPE': 'first',
 }
 
 # The slices.  Types are crash types (direct_T and point_T cases);
