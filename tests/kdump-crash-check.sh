@@ -13,12 +13,16 @@
 # system call's entry, as in the cases).  pc_crash_panic ends in its call
 # of panic(), which never returns: the return address on the stack is past
 # its end, and crash names the frame above, the dispatcher pc_crash_run,
-# as the kernel's own unwinder does with a "?".  At an entry point the
-# unwinder goes on through ftrace's callback to the probed function.
+# as the kernel's own unwinder does with a "?".  A routine that faults
+# shows as crash's "exception RIP" line.  At an entry point crash's
+# unwinder gets to ftrace's callback (pc_entry_eligible); past ftrace's
+# trampoline, which has no ORC data, it scans the stack: the probed
+# function may be missing there (it was on 6.1: crash named stale
+# frames instead), the system call's entry frame is not.
 kdump_crash_samples=(
 	"panic|pc-guest write \$D/panic 1|pc_crash_run panic"
 	"null_dereference|pc-guest write \$D/null_dereference 1|pc_crash_null_dereference"
-	"point_null_dereference|pc-guest write \$D/crashpoints '@sys@getppid null_dereference'; pc-guest hit getppid 1|pc_crash_null_dereference pc_entry_hit @sys@getppid"
+	"point_null_dereference|pc-guest write \$D/crashpoints '@sys@getppid null_dereference'; pc-guest hit getppid 1|pc_crash_null_dereference pc_entry_eligible entry_SYSCALL_64"
 )
 
 # kdump_crash_case SERIES REL SAMPLE CRASH: one guest, one dump, one bt.

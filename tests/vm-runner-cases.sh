@@ -341,7 +341,8 @@ kdump captured the crash: the log read from the dump shows oops_nmi_context
 	# (PC_KDUMP_CRASH=1), as it builds crash once and fetches 283 MB.
 	if [ "${PC_KDUMP_CRASH:-0}" = 1 ]; then
 		vm_check kdump_bt 0 '^=== bt of the task that crashed
-#[0-9]+ .* pc_crash_null_dereference
+exception RIP: pc_crash_null_dereference
+#[0-9]+ .* pc_entry_eligible
 kdump captured the crash: the log read from the dump shows null_dereference' \
 			--kernel "$series" --kdump --bt --keep "$results/vm-kdump-bt-keep"
 		rm -f "$results/vm-kdump-bt-keep/vmcore"
