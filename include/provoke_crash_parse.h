@@ -45,6 +45,16 @@ enum {
 };
 
 /*
+ * ms=: how long delay and spin hold the path up, in milliseconds.  A
+ * spin is capped below the soft-lockup detector's shortest window (2 x
+ * watchdog_thresh, at least 2 s): a longer one is a lockup, and the
+ * lockup types are for that.
+ */
+#define PC_MS_DEFAULT	100
+#define PC_MS_MAX	10000
+#define PC_SPIN_MS_MAX	1000
+
+/*
  * argN and retval take KEY OP VALUE, OP one of these, in the value's
  * width (&: every bit of VALUE is set).  < <= > >= compare as signed if
  * the width is, else as unsigned.

@@ -206,7 +206,7 @@ static int pc_path_attempt(struct pc_path *path)
 	int ret, waited;
 
 	WRITE_ONCE(path->ran, true);
-	ret = pc_crash_run(path->type, path->where);
+	ret = pc_crash_run(path->type, path->where, 0);
 
 	/*
 	 * A deferred crash comes from the scheduler or an interrupt, which

@@ -78,7 +78,7 @@ static const char *const context_names[] = {
 };
 
 static const char *const fate_names[] = {
-	"oops", "panic", "report", "silent", "hang"
+	"oops", "panic", "report", "silent", "hang", "stall"
 };
 
 static int print_help(FILE *out, int status)
