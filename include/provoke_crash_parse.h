@@ -42,6 +42,7 @@ enum {
 	PC_OPT_CPU = 1 << 6,
 	PC_OPT_ARG = 1 << 7,		/* one argN condition or more */
 	PC_OPT_RETVAL = 1 << 8,		/* one retval condition or more */
+	PC_OPT_MS = 1 << 12,		/* ms=: delay and spin only */
 };
 
 /*
@@ -173,6 +174,7 @@ struct pc_conditions {
 	unsigned long every;		/* 1: every eligible hit from then on */
 	long times;			/* 1; -1 for no limit */
 	unsigned int ncompare;		/* argN and retval conditions, */
+	unsigned int ms;		/* ms=, or PC_MS_DEFAULT */
 	struct pc_compare compare[PC_COMPARE_MAX];	/* all must hold */
 };
 
