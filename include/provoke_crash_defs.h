@@ -23,6 +23,7 @@
 #define PC_FATE_REPORT	2	/* the kernel reports the damage and goes on */
 #define PC_FATE_SILENT	3	/* nothing to detect on this architecture */
 #define PC_FATE_HANG	4	/* never returns; a watchdog reports it */
+#define PC_FATE_STALL	5	/* holds the path up for ms=, then it goes on */
 
 /* How many expected-text patterns one crash type may list. */
 #define PC_MAX_EXPECT	4

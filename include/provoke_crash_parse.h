@@ -42,7 +42,18 @@ enum {
 	PC_OPT_CPU = 1 << 6,
 	PC_OPT_ARG = 1 << 7,		/* one argN condition or more */
 	PC_OPT_RETVAL = 1 << 8,		/* one retval condition or more */
+	PC_OPT_MS = 1 << 12,		/* ms=: delay and spin only */
 };
+
+/*
+ * ms=: how long delay and spin hold the path up, in milliseconds.  A
+ * spin is capped below the soft-lockup detector's shortest window (2 x
+ * watchdog_thresh, at least 2 s): a longer one is a lockup, and the
+ * lockup types are for that.
+ */
+#define PC_MS_DEFAULT	100
+#define PC_MS_MAX	10000
+#define PC_SPIN_MS_MAX	1000
 
 /*
  * argN and retval take KEY OP VALUE, OP one of these, in the value's
@@ -163,6 +174,7 @@ struct pc_conditions {
 	unsigned long every;		/* 1: every eligible hit from then on */
 	long times;			/* 1; -1 for no limit */
 	unsigned int ncompare;		/* argN and retval conditions, */
+	unsigned int ms;		/* ms=, or PC_MS_DEFAULT */
 	struct pc_compare compare[PC_COMPARE_MAX];	/* all must hold */
 };
 

@@ -55,6 +55,18 @@ PC_CRASH_TYPE(report_stack, "REPORT_STACK", bugs, PC_CTX_TASK, PC_FATE_REPORT, "
 	      "log how far below the top of its stack the caller runs (kernel stack offset randomization)",
 	      "report_stack: Stack offset: [0-9]+")
 
+/*
+ * Delays, for races: the path that hits the point is held up for ms=
+ * milliseconds (100 by default), then goes on.  They run in the path
+ * itself, so only at a function entry ftrace patches.
+ */
+PC_CRASH_TYPE(delay, "", delays, PC_CTX_PREEMPT, PC_FATE_STALL, "",
+	      "sleep ms= milliseconds (msleep) where the path may sleep, then go on",
+	      "delay: held up [^ ]+\\[[0-9]+\\] on CPU [0-9]+ for [0-9]+ us \\(ms=[0-9]+\\)")
+PC_CRASH_TYPE(spin, "", delays, PC_CTX_ATOMIC, PC_FATE_STALL, "",
+	      "busy-wait ms= milliseconds (at most 1000) with the path's interrupts and preemption as they are, then go on",
+	      "spin: held up [^ ]+\\[[0-9]+\\] on CPU [0-9]+ for [0-9]+ us \\(ms=[0-9]+\\)")
+
 /* Control flow: the kernel's own reports of a bug. */
 PC_CRASH_TYPE(bugon, "BUG", bugs, PC_CTX_NMI, PC_FATE_OOPS, "",
 	      "BUG(): a BUG oops (invalid opcode on x86-64, BRK on arm64) in the caller's context",

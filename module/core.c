@@ -48,7 +48,7 @@ static ssize_t pc_trigger_write(struct file *file, const char __user *buf,
 	if (ret)
 		return ret;
 	/* It could not run, or the kernel cannot catch it (XFAIL): say so. */
-	ret = pc_crash_run(type, "trigger");
+	ret = pc_crash_run(type, "trigger", 0);
 	if (ret && ret != -EINPROGRESS)
 		return ret;
 	return count;

@@ -262,7 +262,7 @@ pc_point_decide(struct pc_point *point,
  */
 static __always_inline void pc_point_run_here(struct pc_point *point)
 {
-	int ret = pc_crash_run(point->type, point->where);
+	int ret = pc_crash_run(point->type, point->where, point->cond.ms);
 
 	if (!pc_crash_completed(point->type, ret))
 		pc_point_missed(point);

@@ -107,12 +107,16 @@ const char *pc_context_name(int context)
 	return "?";
 }
 
-int pc_crash_run(const struct pc_crash_type *type, const char *where)
+int pc_crash_run(const struct pc_crash_type *type, const char *where,
+		 unsigned int ms)
 {
 	int ret;
 
 	pr_info("%s: %s: %s\n", where, type->name, type->description);
-	ret = type->run();
+	if (type->fate == PC_FATE_STALL)
+		ret = pc_crash_stall(type, ms);
+	else
+		ret = type->run();
 	/* EOPNOTSUPP: the routine has said why (XFAIL: and the option). */
 	if (ret && ret != -EINPROGRESS && ret != -EOPNOTSUPP)
 		pr_err("%s: could not run: error %d\n", type->name, ret);

@@ -144,7 +144,7 @@ static ssize_t pc_lkdtm_write(struct file *file, const char __user *ubuf,
 	}
 	/* "DIRECT(NAME)": the name followed by a colon is some test's proof. */
 	snprintf(where, sizeof(where), "DIRECT(%s)", name);
-	ret = pc_crash_run(type, where);
+	ret = pc_crash_run(type, where, 0);
 	if (!ret && type->fate == PC_FATE_SILENT)
 		pr_err("XFAIL: DIRECT: %s: %s went unnoticed: this %s kernel allows it\n",
 		       name, type->name, pc_this_arch());

@@ -10,8 +10,9 @@
  * SYMBOL may be MODULE:SYMBOL, as in kprobe_events: the kernel's symbol
  * lookup looks in that module only.  OFFSET is decimal or 0x-prefixed
  * hex.  Blanks are spaces and tabs.
- * KEY is one of after, every, times, probability, pid, comm, cpu; each may
- * be given once, and its value is a decimal number (comm: a task name).
+ * KEY is one of after, every, times, probability, pid, comm, cpu, ms; each
+ * may be given once, and its value is a decimal number (comm: a task
+ * name).  ms= is delay's and spin's only.
  * argN and retval take KEY OP VALUE and may repeat: parse_compare.c.
  */
 #include "provoke_crash_defs.h"
@@ -295,12 +296,13 @@ static const struct pc_option {
 	{ "pid", PC_OPT_PID, 1, PC_PID_MAX, "pid must be 1 to 4194304" },
 	{ "comm", PC_OPT_COMM, 0, 0, NULL },
 	{ "cpu", PC_OPT_CPU, 0, PC_CPU_MAX, "cpu must be 0 to 8191" },
+	{ "ms", PC_OPT_MS, 1, PC_MS_MAX, "ms must be 1 to 10000" },
 	{ .key = NULL },
 };
 
 /* What an unknown key is told: the keys of pc_options, in its order. */
 static const char pc_option_keys[] =
-	"valid keys: after, every, times, probability, pid, comm, cpu, arg1 to arg6, retval";
+	"valid keys: after, every, times, probability, pid, comm, cpu, arg1 to arg6, retval, ms";
 
 void pc_conditions_init(struct pc_conditions *cond)
 {
@@ -313,6 +315,7 @@ void pc_conditions_init(struct pc_conditions *cond)
 	cond->comm[0] = '\0';
 	cond->given = 0;
 	cond->ncompare = 0;
+	cond->ms = PC_MS_DEFAULT;
 }
 
 /* The first character of an operator (pc_parse_compare() reads it whole). */
@@ -408,6 +411,9 @@ static int pc_parse_option(const char *line, size_t len, size_t *pos,
 	case PC_OPT_CPU:
 		cond->cpu = (int)value;
 		break;
+	case PC_OPT_MS:
+		cond->ms = (unsigned int)value;
+		break;
 	}
 	*pos = i;
 	return 0;
@@ -445,6 +451,10 @@ size_t pc_conditions_format(const struct pc_conditions *cond, char *buf,
 	if (!size)
 		return 0;
 	buf[0] = '\0';
+	if (cond->given & PC_OPT_MS) {
+		pc_put(buf, size, &used, " ms=");
+		pc_put_number(buf, size, &used, cond->ms);
+	}
 	if (cond->after != 1) {
 		pc_put(buf, size, &used, " after=");
 		pc_put_number(buf, size, &used, (long)cond->after);
@@ -477,10 +487,26 @@ size_t pc_conditions_format(const struct pc_conditions *cond, char *buf,
 	return used;
 }
 
+/*
+ * ms= (at line[@pos]) is delay's and spin's, and a spin is capped: a
+ * longer one is a lockup.
+ */
+static int pc_check_ms(const struct pc_line *out, size_t pos,
+		       struct pc_parse_error *error)
+{
+	if (out->type != PC_TYPE_delay && out->type != PC_TYPE_spin)
+		return pc_fail(error, -EINVAL, pos,
+			       "ms= is for delay and spin only");
+	if (out->type == PC_TYPE_spin && out->cond.ms > PC_SPIN_MS_MAX)
+		return pc_fail(error, -EINVAL, pos,
+			       "spin is capped at ms=1000, below the soft-lockup detector's shortest window: a longer spin is a lockup (the lockup types are for that)");
+	return 0;
+}
+
 int pc_parse_line(const char *line, size_t len, struct pc_line *out,
 		  struct pc_parse_error *error)
 {
-	size_t i = pc_skip_blanks(line, len, 0), start;
+	size_t i = pc_skip_blanks(line, len, 0), start, ms_pos = 0;
 	int ret, place;
 
 	out->type = -1;
@@ -523,10 +549,17 @@ int pc_parse_line(const char *line, size_t len, struct pc_line *out,
 				     "the types file lists them");
 	for (i = pc_skip_blanks(line, len, i); i < len;
 	     i = pc_skip_blanks(line, len, i)) {
+		unsigned int given = out->cond.given;
+		size_t at = i;
+
 		ret = pc_parse_option(line, len, &i, place, &out->cond,
 				      error);
 		if (ret)
 			return ret;
+		if ((out->cond.given ^ given) & PC_OPT_MS)
+			ms_pos = at;
 	}
+	if (out->cond.given & PC_OPT_MS)
+		return pc_check_ms(out, ms_pos, error);
 	return 0;
 }

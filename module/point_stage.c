@@ -154,17 +154,21 @@ static struct pc_point *pc_point_create(const struct pc_line *line)
 
 /*
  * Policy: a fatal crash that may run outside the handler is redirected
- * into the path.  A type that returns (a report) stays in the handler, as
- * does a task-context type (refused below: the path may be atomic).
+ * into the path, and so is a stall (delay, spin), which must hold up the
+ * path itself, in its own state.  A type that returns (a report) stays in
+ * the handler, as does a task-context type (refused below: the path may
+ * be atomic).
  */
 static void pc_point_policy(struct pc_point *point)
 {
 	const struct pc_crash_type *type = point->type;
 	struct kprobe *kp = &point->rp.kp;
 
-	point->redirect = PC_CAN_REDIRECT && type->context != PC_CTX_TASK &&
-			  (type->fate == PC_FATE_OOPS || type->fate == PC_FATE_PANIC ||
-			   type->fate == PC_FATE_HANG);
+	point->redirect = PC_CAN_REDIRECT &&
+			  (type->fate == PC_FATE_STALL ||
+			   (type->context != PC_CTX_TASK &&
+			    (type->fate == PC_FATE_OOPS || type->fate == PC_FATE_PANIC ||
+			     type->fate == PC_FATE_HANG)));
 	if (pc_is_kretprobe(point)) {
 		point->rp.handler = pc_point_return;
 	} else {
@@ -202,6 +206,16 @@ static int pc_point_validate(struct pc_point *point)
 	if (within_module((unsigned long)kp->addr, THIS_MODULE)) {
 		pr_warn("crashpoints: %s: is inside provoke_crash itself\n",
 			point->where);
+		return -EINVAL;
+	}
+	/*
+	 * A stall goes on where it held the path up: only the entry
+	 * callback gives the path back its own state and then returns to
+	 * it (a breakpoint's redirect, a diverted return cannot).
+	 */
+	if (type->fate == PC_FATE_STALL && (!point->redirect || !point->fast)) {
+		pr_warn("crashpoints: %s: %s cannot run in this probe's handler: it holds up the path itself and lets it go on, which only a point at a function entry ftrace patches can do (no +OFFSET, no %%return)\n",
+			point->where, type->name);
 		return -EINVAL;
 	}
 	if (!point->redirect && point->context > type->context) {

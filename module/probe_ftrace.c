@@ -147,10 +147,14 @@ static void notrace pc_entry_decide(struct pc_point *point,
 		pc_point_missed(point);
 		return;
 	}
+	path->ms = point->cond.ms;
 	/*
 	 * A fatal crash never returns to ftrace: give the path back its own
 	 * preemption state (the recursion bits for this context stay set:
-	 * this task, which is to die, traces nothing more).  Nothing here
+	 * this task, which is to die, traces nothing more).  So does a
+	 * stall (delay, spin), which then lets the path go on: it sleeps or
+	 * spins in the path's own state, the slot's module reference
+	 * keeping our code, and traces nothing in between.  Nothing here
 	 * reads the point again: it may be freed while the crash runs.  If
 	 * the crash does not happen (the kernel lacks what the type needs),
 	 * the slot counts the hit missed by the point's id, the levels are

@@ -24,10 +24,16 @@ struct pc_crash_type {
 extern const struct pc_crash_type pc_crash_types[PC_NR_CRASH_TYPES];
 
 /*
- * Run a crash routine; @where says who asked, for the log.  Returns what
- * the routine returned (if it returns at all).
+ * Run a crash routine; @where says who asked, for the log; @ms: ms= for
+ * a type that stalls the path (PC_FATE_STALL), 0 for its default.
+ * Returns what the routine
+ * returned (if it returns at all).
  */
-int pc_crash_run(const struct pc_crash_type *type, const char *where);
+int pc_crash_run(const struct pc_crash_type *type, const char *where,
+		 unsigned int ms);
+
+/* crashes/delays.c: run delay or spin for @ms milliseconds. */
+int pc_crash_stall(const struct pc_crash_type *type, unsigned int ms);
 
 /*
  * Whether a crash routine that returned @ret did what @type names: a
@@ -40,7 +46,8 @@ static inline bool pc_crash_completed(const struct pc_crash_type *type,
 	if (ret == -EINPROGRESS)
 		return true;
 	return !ret && (type->fate == PC_FATE_REPORT ||
-			type->fate == PC_FATE_SILENT);
+			type->fate == PC_FATE_SILENT ||
+			type->fate == PC_FATE_STALL);
 }
 
 /*

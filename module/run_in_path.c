@@ -124,6 +124,7 @@ struct pc_path *notrace pc_path_claim(const struct pc_crash_type *type,
 		path->missed = missed;
 		path->point_id = point_id;
 		path->ret_addr = 0;
+		path->ms = 0;
 		path->ran = false;
 		path->resumable = false;
 		path->land = NULL;
@@ -206,7 +207,7 @@ static int pc_path_attempt(struct pc_path *path)
 	int ret, waited;
 
 	WRITE_ONCE(path->ran, true);
-	ret = pc_crash_run(path->type, path->where);
+	ret = pc_crash_run(path->type, path->where, path->ms);
 
 	/*
 	 * A deferred crash comes from the scheduler or an interrupt, which
@@ -232,7 +233,16 @@ static void pc_path_cannot_resume(struct pc_path *path, int ret)
 
 void pc_path_run_or_resume(struct pc_path *path)
 {
-	int ret = pc_path_attempt(path);
+	int ret;
+
+	/* A stall goes on by design: it fired if it held the path up. */
+	if (path->type->fate == PC_FATE_STALL) {
+		WRITE_ONCE(path->ran, true);
+		if (pc_crash_run(path->type, path->where, path->ms))
+			path->missed(path->point_id);
+		return;
+	}
+	ret = pc_path_attempt(path);
 
 	pr_warn("crashpoints: %s: %s %s: the path goes on\n", path->where,
 		path->type->name, ret == -EINPROGRESS ? "never came" : "returned");

@@ -35,6 +35,7 @@ struct pc_path {
 	unsigned long shift_resume;	/* where the function's body starts */
 	unsigned long shift_bytes;	/* its stack arguments, copied down */
 	unsigned long seq;		/* claim order: the newest wins a tie */
+	unsigned int ms;		/* a stall's ms=; 0: its default */
 	bool ran;			/* its crash was started */
 	bool resumable;			/* %return: its caller may go on */
 	/*
@@ -84,7 +85,8 @@ void __noreturn pc_path_run(struct pc_path *path);
 /*
  * Run the slot's crash in a path that can go on (an ftrace callback's
  * caller): if the crash does not happen, say so, count the hit missed
- * and return; the caller
+ * and return (a stall, which goes on by design, counts missed only if it
+ * did not hold the path up its full time); the caller
  * then gives the slot back (pc_path_give_back(), with preemption off: the
  * module reference goes with it, and only ftrace's grace period then
  * keeps the module's code there until the callback is left) and the path

@@ -25,7 +25,7 @@ prepare_series() {
 	local k=$1 series=$2 prep=$scratch/prep rel cases why f n word missing first
 	local no_ramoops modwhy picked
 	local -A scoped=()
-	local boot i members singles=() hand=() batched=() batches=() lkdtm=0 twin=0
+	local boot i members singles=() hand=() batched=() batches=() lkdtm=0 twin=0 paths=0
 	first=${#order[@]}
 	# A built kernel not in the cache yet is built here, at low priority
 	# beside the guests of the series before it.
@@ -101,6 +101,8 @@ prepare_series() {
 		fi
 		# The twin module only for a case that loads it.
 		grep -q 'provoke_crash_twin\.ko' "$f" && twin=1
+		# The matrix's paths module for a hand case that drives them.
+		grep -q 'pc_paths\.ko' "$f" && paths=1
 		if grep -q '^# batch-ok' "$f"; then
 			batched+=("$f")
 		elif [ -f "$PC_ROOT/tests/cases/$n.sh" ]; then
@@ -134,8 +136,9 @@ prepare_series() {
 		mark_lone_guests "${batches[@]}" "${singles[@]}"
 		# A new initramfs: the guests saved from the last one go.
 		rm -rf "$PC_OUT/$rel/snapshots"
-		# The matrix's paths module, where a matrix case runs.
-		if printf '%s\n' "${order[@]:first}" | grep -q -- "-matrix_"; then
+		# The matrix's paths module, where a matrix case runs, or a
+		# case that loads it.
+		if [ "$paths" = 1 ] || printf '%s\n' "${order[@]:first}" | grep -q -- "-matrix_"; then
 			matrix_build_paths "$rel"
 			PC_EXTRA_FILES="${PC_EXTRA_FILES:-} $PC_OUT/$rel/src/paths/pc_paths.ko" \
 				pc_pack_initramfs "$rel" "$cases"

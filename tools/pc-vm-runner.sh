@@ -84,7 +84,19 @@ pcv_check_arm() {
 		times) [[ $val =~ ^(-1|[0-9]+)$ ]] ;;
 		probability) [[ $val =~ ^[0-9]+$ ]] && [ "$val" -le 100 ] ;;
 		comm) [ ${#val} -le 15 ] ;;
-		*) pcv_usage_error "--arm '$spec': unknown condition '$key' (after= every= times= probability= pid= comm= cpu=, argN or retval OP VALUE)" ;;
+		ms)
+			# delay's and spin's only; a longer spin is a lockup.
+			case $type in delay | spin) ;; *)
+				pcv_usage_error "--arm '$spec': ms= is for delay and spin only" ;;
+			esac
+			if ! [[ $val =~ ^[0-9]{1,5}$ ]] || [ "$val" -lt 1 ] || [ "$val" -gt 10000 ]; then
+				pcv_usage_error "--arm '$spec': ms must be 1 to 10000"
+			fi
+			if [ "$type" = spin ] && [ "$val" -gt 1000 ]; then
+				pcv_usage_error "--arm '$spec': spin is capped at ms=1000: a longer spin is a lockup (the lockup types are for that)"
+			fi
+			;;
+		*) pcv_usage_error "--arm '$spec': unknown condition '$key' (after= every= times= probability= pid= comm= cpu= ms=, argN or retval OP VALUE)" ;;
 		esac || pcv_usage_error "--arm '$spec': bad value in '$kv' (see --help)"
 		[[ $seen == *" $key "* ]] && pcv_usage_error "--arm '$spec': '$key' given twice"
 		seen="$seen$key "

@@ -78,7 +78,7 @@ static const char *const context_names[] = {
 };
 
 static const char *const fate_names[] = {
-	"oops", "panic", "report", "silent", "hang"
+	"oops", "panic", "report", "silent", "hang", "stall"
 };
 
 static int print_help(FILE *out, int status)
@@ -96,7 +96,9 @@ static int print_help(FILE *out, int status)
 		"                           the docs' LKDTM names table)\n"
 		"  arm [MOD:]SYMBOL[+OFF|%%return] TYPE [KEY=VALUE|KEY OP VALUE...]\n"
 		"                           arm a crash point (keys: after, every,\n"
-		"                           times, probability, pid, comm, cpu; and\n"
+		"                           times, probability, pid, comm, cpu; ms\n"
+		"                           for delay and spin (1 to 10000, spin\n"
+		"                           at most 1000; default 100); and\n"
 		"                           KEY[:WIDTH] OP VALUE: arg1..arg6 at an\n"
 		"                           entry, retval at %%return; OP: = != < <=\n"
 		"                           > >= &; WIDTH: s8 u8 s16 u16 s32 u32 s64\n"

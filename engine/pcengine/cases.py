@@ -274,13 +274,16 @@ def cases_of(kernel, row):
         found['kdump_%s.sh' % row.name] = kdump_case(kernel, row, 'direct', needs)
         if row.name in KDUMP_POINT_TYPES:
             found['kdump_point_%s.sh' % row.name] = kdump_case(kernel, row, 'point', needs)
-    # A fatal type's crash runs in the probed path, others in the probe
-    # handler; a type whose crash comes later runs only where the path
-    # lets it come (path:preempt, path:irqs), checked at each hit.
+    # A fatal type's crash runs in the probed path, and so does a stall
+    # (delay, spin), others in the probe handler; a type that needs the
+    # path preemptible or its interrupts on (a crash that comes later, a
+    # sleep) runs only where the path is so (path:preempt, path:irqs),
+    # checked at each hit.
     listed = 'atomic'
-    if fatal and row.context != 'task':
+    in_path = (fatal and row.context != 'task') or row.fate == 'stall'
+    if in_path:
         listed = 'path'
-    if fatal and row.context in ('preempt', 'irqs'):
+    if in_path and row.context in ('preempt', 'irqs'):
         listed = 'path:' + row.context
     found['direct_%s.sh' % row.name] = type_case(kernel, row, 'direct', needs, listed)
     if row.context != 'task':

@@ -86,7 +86,12 @@ def paths_of(kernel):
 def predict(paths, path, kind, ctx, fate):
     """The cell's outcome, as point_stage.c and the handlers decide."""
     here = paths.here[path]
-    if fate not in FATAL or ctx == 'task':
+    if fate == 'stall':
+        # A stall (delay, spin) runs in the path and lets it go on: only
+        # the entry callback can, and the hit checks the path's context.
+        if kind != 'entry':
+            return REFUSED
+    elif fate not in FATAL or ctx == 'task':
         # It runs in the handler, which is refused when armed if its own
         # context is deeper than the type's: the entry callback's and
         # the kretprobe trampoline's are atomic, a breakpoint's nmi.  At

@@ -116,6 +116,20 @@ class Outcomes(unittest.TestCase):
                          matrix.REFUSED)
         self.assertEqual(matrix.predict(p, 'task', 'entry', 'preempt', 'panic'), matrix.FIRED)
 
+    def test_stalls(self):
+        p = self.paths()
+        # delay sleeps only where the path may; spin anywhere but NMI.
+        self.assertEqual(matrix.predict(p, 'task', 'entry', 'preempt', 'stall'), matrix.FIRED)
+        self.assertEqual(matrix.predict(p, 'rcu', 'entry', 'preempt', 'stall'),
+                         matrix.Outcome('missed', 'preempt', 'irqs'))
+        self.assertEqual(matrix.predict(p, 'hardirq', 'entry', 'atomic', 'stall'), matrix.FIRED)
+        self.assertEqual(matrix.predict(p, 'nmi', 'entry', 'atomic', 'stall'),
+                         matrix.Outcome('missed', 'atomic', 'nmi'))
+        # Only the entry callback lets the path go on after it.
+        for kind in ('offset', 'return'):
+            for ctx in ('preempt', 'atomic'):
+                self.assertEqual(matrix.predict(p, 'task', kind, ctx, 'stall'), matrix.REFUSED)
+
     def test_no_preempt_count_no_preemptible_task(self):
         k = kernel_of('6.1.0-57-cloud-amd64')
         p = self.paths(config=k.config - {'CONFIG_PREEMPT_COUNT'})

@@ -3,8 +3,9 @@
  * libFuzzer target for the control-line parser (module/parse.c), built
  * with ASan and UBSan.  Besides not crashing, every accepted line must
  * make sense: a NUL-terminated symbol of allowed length, a known type,
- * argN only at an entry and retval only at %return, and conditions that
- * list as a line that parses back to the same listing; every refusal
+ * argN only at an entry and retval only at %return, ms= only on delay
+ * (1 to 10000) and spin (1 to 1000), and conditions that list as a line
+ * that parses back to the same listing; every refusal
  * names a culprit, if any, inside the line.
  */
 #include <stdint.h>
@@ -25,6 +26,22 @@ static void check_error(const struct pc_parse_error *error, int ret,
 	if (error->what_len &&
 	    (error->what < line || error->what + error->what_len > line + size ||
 	     !error->valid))
+		abort();
+}
+
+/* ms= of an accepted arm line: delay's or spin's, in range, or none. */
+static void check_ms(const struct pc_line *out)
+{
+	const char *type = pc_crash_type_name(out->type);
+	unsigned int ms = out->cond.ms;
+
+	if (!(out->cond.given & PC_OPT_MS)) {
+		if (ms != PC_MS_DEFAULT)
+			abort();
+		return;
+	}
+	if (!strcmp(type, "delay") ? ms < 1 || ms > PC_MS_MAX :
+	    !strcmp(type, "spin") ? ms < 1 || ms > PC_SPIN_MS_MAX : 1)
 		abort();
 }
 
@@ -75,7 +92,7 @@ static void check_compares(const struct pc_line *out)
 	if (pc_parse_line(line, (size_t)n, &back, &error))
 		abort();
 	pc_conditions_format(&back.cond, again, sizeof(again));
-	if (strcmp(opts, again))
+	if (strcmp(opts, again) || back.cond.ms != cond->ms)
 		abort();
 	for (i = 0; i < cond->ncompare; i++)
 		if (back.cond.compare[i].width != cond->compare[i].width)
@@ -101,8 +118,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			abort();
 		if (out.op == PC_OP_ARM && !pc_crash_type_name(out.type))
 			abort();
-		if (out.op == PC_OP_ARM)
+		if (out.op == PC_OP_ARM) {
+			check_ms(&out);
 			check_compares(&out);
+		}
 	}
 	/* The offsets file's parser, on the same bytes. */
 	ret = pc_parse_symbol(line, size, out.symbol, &error);

@@ -159,6 +159,42 @@ static const struct parse_case cases[] = {
 	{ "module_two_colons", "a:b:c bugon", 0, -EINVAL, 0, NULL, 0, NULL, 3 },
 	{ "module_dot", "ext.4:foo bugon", 0, -EINVAL, 0, NULL, 0, NULL, 3 },
 	{ "module_dash", "ext-4:foo bugon", 0, -EINVAL, 0, NULL, 0, NULL, 3 },
+	/* ms=: delay's and spin's, listed as written, first. */
+	{ "ms_delay", "vfs_read delay times=-1 ms=250", 0, 0, PC_OP_ARM,
+	  "vfs_read", 0, "delay", 0, " ms=250 times=-1" },
+	{ "ms_default_listed", "vfs_read delay ms=100", 0, 0, PC_OP_ARM,
+	  "vfs_read", 0, "delay", 0, " ms=100" },
+	{ "ms_none", "vfs_read spin", 0, 0, PC_OP_ARM, "vfs_read", 0, "spin",
+	  0, "" },
+	{ "ms_min", "vfs_read delay ms=1", 0, 0, PC_OP_ARM, "vfs_read", 0,
+	  "delay", 0, " ms=1" },
+	{ "ms_max", "vfs_read delay ms=10000", 0, 0, PC_OP_ARM, "vfs_read", 0,
+	  "delay", 0, " ms=10000" },
+	{ "ms_spin_max", "vfs_read spin ms=1000", 0, 0, PC_OP_ARM, "vfs_read",
+	  0, "spin", 0, " ms=1000" },
+	{ "ms_zero", "vfs_read delay ms=0", 0, -ERANGE, 0, NULL, 0, NULL, 18 },
+	{ "ms_too_long", "vfs_read delay ms=10001", 0, -ERANGE, 0, NULL, 0,
+	  NULL, 18 },
+	{ "ms_negative", "vfs_read delay ms=-5", 0, -ERANGE, 0, NULL, 0, NULL,
+	  18 },
+	{ "ms_hex", "vfs_read delay ms=0x10", 0, -EINVAL, 0, NULL, 0, NULL,
+	  19 },
+	{ "ms_twice", "vfs_read delay ms=5 ms=6", 0, -EINVAL, 0, NULL, 0, NULL,
+	  20 },
+	{ "ms_empty", "vfs_read delay ms=", 0, -EINVAL, 0, NULL, 0, NULL, 18 },
+	{ "ms_operator", "vfs_read delay ms>5", 0, -EINVAL, 0, NULL, 0, NULL,
+	  15 },
+	{ "ms_spin_over_cap", "vfs_read spin ms=1001", 0, -EINVAL, 0, NULL, 0,
+	  NULL, 14 },
+	{ "ms_spin_2000", "vfs_read spin times=2 ms=2000", 0, -EINVAL, 0, NULL,
+	  0, NULL, 22 },
+	{ "ms_other_type", "vfs_read report ms=5", 0, -EINVAL, 0, NULL, 0,
+	  NULL, 16 },
+	{ "ms_fatal_type", "vfs_read bugon after=2 ms=5", 0, -EINVAL, 0, NULL,
+	  0, NULL, 23 },
+	/* The range is checked before the type: ms=0 is ERANGE anywhere. */
+	{ "ms_zero_other_type", "vfs_read report ms=0", 0, -ERANGE, 0, NULL,
+	  0, NULL, 19 },
 	/* A NUL right after a whole key once made the key compare run on. */
 	{ "key_then_nul", "vfs_read bugon pid\0x=1", 22, -EINVAL, 0, NULL, 0,
 	  NULL, 15 },
@@ -253,16 +289,17 @@ static int test_unknown_key_named(void)
 			continue;
 		/*
 		 * comm takes a name, the others a number: 1 is both; retval
-		 * is known at %return only.
+		 * is known at %return only, ms is delay's and spin's.
 		 */
-		snprintf(probe, sizeof(probe), "vfs_read%s bugon %s=1",
-			 strcmp(key, "retval") ? "" : "%return", key);
+		snprintf(probe, sizeof(probe), "vfs_read%s %s %s=1",
+			 strcmp(key, "retval") ? "" : "%return",
+			 strcmp(key, "ms") ? "bugon" : "delay", key);
 		if (pc_parse_line(probe, strlen(probe), &out, &error))
 			return 0;
 		keys++;
 	}
-	/* No key left out: seven options, arg1, arg6 and retval. */
-	return keys == 10;
+	/* No key left out: eight options, arg1, arg6 and retval. */
+	return keys == 11;
 }
 
 /* An unknown crash type is named too; a known option is not named. */
