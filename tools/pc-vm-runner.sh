@@ -44,7 +44,8 @@ pcv_host_tool() {
 		mkdir -p "$PC_OUT/host"
 		gcc -O0 -I"$PC_ROOT/include" -o "$tool" "$PC_ROOT/tools/provoke-crash.c" \
 			"$PC_ROOT/tools/checks.c" "$PC_ROOT/module/parse.c" \
-			"$PC_ROOT/module/parse_compare.c" || return 1
+			"$PC_ROOT/module/parse_compare.c" \
+			"$PC_ROOT/module/parse_caller.c" || return 1
 		echo "$key" >"$tool.key"
 	fi
 	echo "$tool"

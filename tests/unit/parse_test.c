@@ -252,8 +252,8 @@ static int test_unknown_key_named(void)
 		if (!strcmp(key, "to"))
 			continue;
 		/*
-		 * comm takes a name, the others a number: 1 is both; retval
-		 * is known at %return only.
+		 * comm and caller take a name, the others a number: 1 is
+		 * both; retval is known at %return only.
 		 */
 		snprintf(probe, sizeof(probe), "vfs_read%s bugon %s=1",
 			 strcmp(key, "retval") ? "" : "%return", key);
@@ -261,8 +261,8 @@ static int test_unknown_key_named(void)
 			return 0;
 		keys++;
 	}
-	/* No key left out: seven options, arg1, arg6 and retval. */
-	return keys == 10;
+	/* No key left out: seven options, arg1, arg6, retval, caller. */
+	return keys == 11;
 }
 
 /* An unknown crash type is named too; a known option is not named. */
