@@ -20,6 +20,10 @@
  *                              the kernel's generic_fadvise() gets LEN and
  *                              ADVICE as its arguments 3 and 4; prints
  *                              "fadvise: LEN ADVICE = ERRNO"
+ *   pc-guest readahead FILE LEN
+ *                              one readahead(2) of FILE, offset 0: the
+ *                              kernel's generic_fadvise() again, by
+ *                              another caller; "readahead: LEN = ERRNO"
  *   pc-guest refuse FILE N TEXT
  *                              N writes of TEXT, each expected to fail;
  *                              prints "refuse: N writes, R refused with
@@ -332,6 +336,18 @@ static int do_fadvise(const char *file, long long len, int advice)
 	return 0;
 }
 
+static int do_readahead(const char *file, long long len)
+{
+	int fd = open(file, O_RDONLY), ret;
+
+	if (fd < 0)
+		return 1;
+	ret = readahead(fd, 0, len) ? errno : 0;
+	close(fd);
+	printf("readahead: %lld = %d\n", len, ret);
+	return 0;
+}
+
 /* @times writes of @text that should all fail, with one errno. */
 static int do_refuse(const char *file, long times, const char *text)
 {
@@ -487,6 +503,8 @@ int main(int argc, char **argv)
 		return do_read(argv[2]);
 	if (argc == 5 && !strcmp(argv[1], "fadvise"))
 		return do_fadvise(argv[2], atoll(argv[3]), atoi(argv[4]));
+	if (argc == 4 && !strcmp(argv[1], "readahead"))
+		return do_readahead(argv[2], atoll(argv[3]));
 	if (argc == 5 && !strcmp(argv[1], "refuse"))
 		return do_refuse(argv[2], atol(argv[3]), argv[4]);
 	if (argc == 4 && !strcmp(argv[1], "nocapwrite"))

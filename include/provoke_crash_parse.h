@@ -42,6 +42,7 @@ enum {
 	PC_OPT_CPU = 1 << 6,
 	PC_OPT_ARG = 1 << 7,		/* one argN condition or more */
 	PC_OPT_RETVAL = 1 << 8,		/* one retval condition or more */
+	PC_OPT_CALLER = 1 << 9,		/* one caller condition or more */
 	PC_OPT_MS = 1 << 12,		/* ms=: delay and spin only */
 };
 
@@ -157,8 +158,9 @@ static PC_PARSE_INLINE int pc_compare_holds(const struct pc_compare *c,
 
 /*
  * When an armed point fires, checked in this order on each hit: pid, comm,
- * cpu and the argN conditions (at an entry) decide whether the hit is
- * eligible; eligible hits are counted;
+ * cpu, the argN (at an entry) or retval (at %return) conditions, then the
+ * caller conditions (a stack walk) decide whether the hit is eligible;
+ * eligible hits are counted;
  * the point fires on the after-th eligible hit and then on every every-th
  * one, each time with the given probability, and no more than "times"
  * times in all.
@@ -191,6 +193,25 @@ enum pc_op {
 	PC_OP_CLEAR,		/* empty line: disarm every point */
 };
 
+/*
+ * How many caller= and caller!= conditions a line may give: each costs a
+ * pass over the hit's stack, and a grace period when it is armed.
+ */
+#define PC_CALLER_MAX	4
+
+/*
+ * caller=SYMBOL: SYMBOL's code must be on the hit's kernel stack (within
+ * PC_CALLER_FRAMES frames); caller!=SYMBOL: it must not.  The module
+ * looks the name up when the point is armed.
+ */
+struct pc_caller {
+	char symbol[PC_SYMBOL_MAX];	/* SYMBOL or MODULE:SYMBOL */
+	unsigned char negate;		/* caller!= */
+};
+
+/* The frames of the hit's stack a caller condition looks at. */
+#define PC_CALLER_FRAMES	32
+
 struct pc_line {
 	enum pc_op op;
 	char symbol[PC_SYMBOL_MAX];	/* SYMBOL or MODULE:SYMBOL */
@@ -199,6 +220,13 @@ struct pc_line {
 	int on_return;		/* SYMBOL%return: fire when it returns */
 	int type;		/* index into PC_CRASH_TYPES, for PC_OP_ARM */
 	struct pc_conditions cond;	/* for PC_OP_ARM */
+	/*
+	 * The caller conditions, for PC_OP_ARM (cond.given has
+	 * PC_OPT_CALLER): here, not in cond, as a point keeps only their
+	 * addresses, and cond is copied into every point.
+	 */
+	unsigned int ncaller;
+	struct pc_caller caller[PC_CALLER_MAX];
 };
 
 /*
@@ -274,6 +302,17 @@ int pc_compare_set_width(struct pc_compare *c, unsigned int width);
 /* Append " KEY OP VALUE" for each of @cond's compares to @buf. */
 void pc_compares_format(const struct pc_conditions *cond, char *buf,
 			size_t size, size_t *used);
+
+/*
+ * parse_caller.c: parse the OP SYMBOL of caller at line[*pos], the key
+ * at @key_pos, into @out.  pc_callers_format(): append " caller=SYMBOL"
+ * or " caller!=SYMBOL" for each of @out's, as written, to @buf.
+ */
+int pc_parse_caller(const char *line, size_t len, size_t *pos,
+		    size_t key_pos, struct pc_line *out,
+		    struct pc_parse_error *error);
+void pc_callers_format(const struct pc_line *out, char *buf, size_t size,
+		       size_t *used);
 
 /* Index of the crash type called @name (@len bytes), or -1. */
 int pc_crash_type_index(const char *name, size_t len);

@@ -192,11 +192,14 @@ static int pc_control_show(struct seq_file *m, void *unused)
 		 * its handler never saw) are hits and misses both.  While a
 		 * handler is deciding, filtered may read one off.
 		 */
-		seq_printf(m, "%s %s%s hits=%lu ", point->where,
-			   point->type->name, point->options, hits + dropped);
-		/* pid=, comm=, cpu=, argN and retval make hits not eligible. */
+		seq_printf(m, "%s %s%s%s hits=%lu ", point->where,
+			   point->type->name, point->options,
+			   point->callers ? point->callers->listed : "",
+			   hits + dropped);
+		/* pid=, comm=, cpu=, argN, retval and caller turn hits away. */
 		if (point->cond.given & (PC_OPT_PID | PC_OPT_COMM | PC_OPT_CPU |
-					 PC_OPT_ARG | PC_OPT_RETVAL))
+					 PC_OPT_ARG | PC_OPT_RETVAL |
+					 PC_OPT_CALLER))
 			seq_printf(m, "eligible=%ld ",
 				   atomic_long_read(&point->eligible));
 		seq_printf(m, "filtered=%ld fired=%ld missed=%lu ",
@@ -291,10 +294,13 @@ static int pc_arm_at_load(void)
 
 int pc_crashpoints_init(void)
 {
-	int cpu;
+	int cpu, ret;
 
 	for_each_possible_cpu(cpu)
 		prandom_seed_state(per_cpu_ptr(&pc_rnd, cpu), get_random_u64());
+	ret = pc_callers_init();
+	if (ret)
+		return ret;
 	return pc_arm_at_load();
 }
 
@@ -306,6 +312,8 @@ void pc_crashpoints_files(struct dentry *dir)
 
 void pc_crashpoints_exit(void)
 {
+	/* First: its notifier takes the lock and walks the points. */
+	pc_callers_exit();
 	mutex_lock(&pc_points_lock);
 	pc_points_free_all();
 	pc_entry_exit();

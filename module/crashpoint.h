@@ -28,6 +28,28 @@
 #define PC_OPTIONS_MAX	(160 + PC_COMPARE_MAX * 34)
 
 /*
+ * A point's caller conditions, resolved when it is armed
+ * (point_caller.c): each an address range [start, start + size) that a
+ * hit looks for among the return addresses of its stack.  The range is
+ * only compared, never read through.  A range in a module is emptied
+ * (size 0, WRITE_ONCE()) by the module notifier, under pc_points_lock,
+ * when that module goes away, or its init code when that is freed,
+ * before the text can be reused: from then on caller= never holds and
+ * caller!= always does.  Freed with its point (pc_point_free()).
+ */
+struct pc_caller_range {
+	unsigned long start;
+	unsigned long size;	/* READ_ONCE(): 0 once its code is gone */
+	bool negate;		/* caller!= */
+};
+
+struct pc_callers {
+	unsigned int n;
+	struct pc_caller_range range[PC_CALLER_MAX];
+	char listed[];		/* " caller=SYMBOL..." as written */
+};
+
+/*
  * Where a point is in its life.  control.c's writes change it, through
  * points.c and point_stage.c, under pc_points_lock and with
  * WRITE_ONCE(); the handlers read it without a lock (pc_point_counts()).
@@ -89,11 +111,12 @@ struct pc_point {
 	 */
 	atomic_long_t hits;	/* every time the probe was hit while armed */
 	/*
-	 * Hits that passed pid, comm, cpu and the argN or retval conditions,
-	 * and went on to after= and every=.  A fast point's hit that its
-	 * callback must refuse (ftrace recursion, or RCU not watching)
-	 * passed them but goes straight to missed: it counts in hits and
-	 * missed only (probe_ftrace.c).  A fatal %return point with retval
+	 * Hits that passed pid, comm, cpu, the argN or retval conditions and
+	 * the caller ones, and went on to after= and every=.  A fast point's
+	 * hit that its callback must refuse (ftrace recursion, or RCU not
+	 * watching) passed pid, comm, cpu and argN, and goes straight to
+	 * missed, its callers unasked: it counts in hits and missed only
+	 * (probe_ftrace.c).  A fatal %return point with retval
 	 * counts a call in hits at its entry and decides the rest where it
 	 * returns (pc_point_landed()): until then it shows as filtered.
 	 */
@@ -108,6 +131,7 @@ struct pc_point {
 	 * at its end come after them.
 	 */
 	struct pc_conditions cond;
+	struct pc_callers *callers;	/* NULL without caller conditions */
 	char where[PC_PLACE_MAX];	/* SYMBOL[+OFFSET|%return] as listed */
 	char options[PC_OPTIONS_MAX];	/* as listed: the non-default ones */
 	char symbol[PC_SYMBOL_MAX];
@@ -164,8 +188,15 @@ static __always_inline bool pc_hit_passes(struct pc_point *point)
 bool pc_compares_hold(const struct pc_conditions *cond, struct pt_regs *regs);
 
 /*
- * Whether a hit that passed pid, comm and cpu passes the rest, in the
- * documented order: after and every on the count of eligible hits, then
+ * Whether every caller condition holds on the hit's stack: a walk of
+ * PC_CALLER_FRAMES frames, the last and dearest check (point_caller.c;
+ * any context a handler runs in).  Called only with PC_OPT_CALLER.
+ */
+bool pc_callers_hold(const struct pc_callers *callers);
+
+/*
+ * Whether a hit that passed pid, comm, cpu, argN or retval and caller
+ * passes the rest, in the documented order: after and every on the count of eligible hits, then
  * probability, then times.  Lock-free: atomics only, so any context may
  * run it.  times= is a claim that never goes past the limit, so a hit
  * turned away by it takes nothing; a claimed hit that then misses gives
@@ -236,10 +267,11 @@ static __always_inline enum pc_hit pc_point_fire(struct pc_point *point,
  * hit that passed the conditions (the cost of a hit that does not fire
  * stays the conditions' alone).  @compares: which of argN (PC_OPT_ARG,
  * at an entry) and retval (PC_OPT_RETVAL, at a kretprobe's return)
- * @regs can tell; a point without them pays one bit test.
+ * @regs can tell; a point without them pays one bit test, and one more
+ * for caller, whose stack walk comes last.
  * probe_ftrace.c, which must guard itself after pid, comm, cpu and argN,
- * takes the same three steps apart: pc_hit_passes() and its argN check,
- * pc_should_fire(), pc_point_fire().
+ * takes the same steps apart: pc_hit_passes() and its argN check, then
+ * with its guard the caller check, pc_should_fire(), pc_point_fire().
  */
 static __always_inline enum pc_hit
 pc_point_decide(struct pc_point *point,
@@ -250,6 +282,9 @@ pc_point_decide(struct pc_point *point,
 		return PC_HIT_FILTERED;
 	if (unlikely(point->cond.given & compares) &&
 	    !pc_compares_hold(&point->cond, regs))
+		return PC_HIT_FILTERED;
+	if (unlikely(point->cond.given & PC_OPT_CALLER) &&
+	    !pc_callers_hold(point->callers))
 		return PC_HIT_FILTERED;
 	if (!pc_should_fire(point))
 		return PC_HIT_FILTERED;

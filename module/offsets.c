@@ -46,8 +46,7 @@ static char *pc_offsets_text;	/* the last answer, kvmalloc()ed */
 static size_t pc_offsets_len;
 
 /* Register @kp, disabled and without handlers, at @symbol+@offset. */
-static int pc_try_offset(struct kprobe *kp, const char *symbol,
-			 unsigned long offset)
+int pc_try_offset(struct kprobe *kp, const char *symbol, unsigned long offset)
 {
 	memset(kp, 0, sizeof(*kp));
 	kp->symbol_name = symbol;
@@ -68,28 +67,42 @@ static bool pc_offset_ok(const char *symbol, unsigned long offset)
 }
 
 /*
+ * The bounds of the function whose code @addr is in: kallsyms' start and
+ * size are not exported to modules, but "%pS" prints them
+ * ("name+0x4/0x2a", and " [module]" for a module's).  0, or -ENOENT.
+ */
+int pc_symbol_bounds(const void *addr, unsigned long *start,
+		     unsigned long *size, bool *in_module)
+{
+	char where[KSYM_SYMBOL_LEN];
+	const char *plus;
+	unsigned long at;
+
+	snprintf(where, sizeof(where), "%pS", addr);
+	plus = strrchr(where, '+');
+	if (!plus || sscanf(plus, "+%lx/%lx", &at, size) != 2 || !*size)
+		return -ENOENT;
+	*start = (unsigned long)addr - at;
+	*in_module = strchr(plus, '[');
+	return 0;
+}
+
+/*
  * The length of the function @symbol names: 0, with the error in *@err,
- * when kprobes cannot place a probe at its start.  kallsyms' size is not
- * exported to modules; "%pS" prints it ("name+0x4/0x2a").
+ * when kprobes cannot place a probe at its start.
  */
 unsigned long pc_function_size(const char *symbol, int *err)
 {
-	char where[KSYM_SYMBOL_LEN];
-	unsigned long at, size;
+	unsigned long start, size;
 	struct kprobe kp;
-	const char *plus;
+	bool in_module;
 
 	*err = pc_try_offset(&kp, symbol, 0);
 	if (*err)
 		return 0;
-	snprintf(where, sizeof(where), "%pS", kp.addr);
+	*err = pc_symbol_bounds(kp.addr, &start, &size, &in_module);
 	unregister_kprobe(&kp);
-	plus = strrchr(where, '+');
-	if (!plus || sscanf(plus, "+%lx/%lx", &at, &size) != 2 || !size) {
-		*err = -ENOENT;
-		return 0;
-	}
-	return size;
+	return *err ? 0 : size;
 }
 
 /* "+0xN", or "none" for -1, into @buf. */

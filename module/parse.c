@@ -13,7 +13,8 @@
  * KEY is one of after, every, times, probability, pid, comm, cpu, ms; each
  * may be given once, and its value is a decimal number (comm: a task
  * name).  ms= is delay's and spin's only.
- * argN and retval take KEY OP VALUE and may repeat: parse_compare.c.
+ * argN and retval take KEY OP VALUE and may repeat: parse_compare.c;
+ * caller=SYMBOL and caller!=SYMBOL may repeat: parse_caller.c.
  */
 #include "provoke_crash_defs.h"
 #include "provoke_crash_parse.h"
@@ -135,13 +136,9 @@ static int pc_is_module_char(char c)
 	return pc_is_symbol_char(c) && c != '.';
 }
 
-/*
- * Parse SYMBOL or MODULE:SYMBOL at line[*pos] into @symbol (PC_SYMBOL_MAX
- * bytes) and the length of MODULE (0 without one) into *@module_len.
- */
-static int pc_parse_name(const char *line, size_t len, size_t *pos,
-			 char *symbol, size_t *module_len,
-			 struct pc_parse_error *error)
+/* SYMBOL or MODULE:SYMBOL: see parse_private.h. */
+int pc_parse_name(const char *line, size_t len, size_t *pos, char *symbol,
+		  size_t *module_len, struct pc_parse_error *error)
 {
 	size_t start = *pos, i = *pos, colon = len, n;
 
@@ -301,8 +298,9 @@ static const struct pc_option {
 };
 
 /* What an unknown key is told: the keys of pc_options, in its order. */
-static const char pc_option_keys[] =
-	"valid keys: after, every, times, probability, pid, comm, cpu, arg1 to arg6, retval, ms";
+static const char pc_option_keys[] = {
+	"valid keys: after, every, times, probability, pid, comm, cpu, arg1 to arg6, retval, caller, ms"
+};
 
 void pc_conditions_init(struct pc_conditions *cond)
 {
@@ -324,12 +322,23 @@ static int pc_is_op_char(char c)
 	return c == '=' || c == '!' || c == '<' || c == '>' || c == '&';
 }
 
-/* Parse one KEY=VALUE, or KEY OP VALUE, at line[*pos] into @cond. */
+/* Whether the @n bytes at @key are @word. */
+static int pc_key_is(const char *key, size_t n, const char *word)
+{
+	size_t i;
+
+	for (i = 0; i < n && word[i] && word[i] == key[i]; i++)
+		;
+	return i == n && !word[i];
+}
+
+/* Parse one KEY=VALUE, or KEY OP VALUE, at line[*pos] into @out. */
 static int pc_parse_option(const char *line, size_t len, size_t *pos,
-			   int place, struct pc_conditions *cond,
+			   int place, struct pc_line *out,
 			   struct pc_parse_error *error)
 {
-	size_t start = *pos, i = *pos, k, n;
+	struct pc_conditions *cond = &out->cond;
+	size_t start = *pos, i = *pos, k;
 	const struct pc_option *opt = NULL;
 	unsigned int key;
 	long value;
@@ -341,22 +350,17 @@ static int pc_parse_option(const char *line, size_t len, size_t *pos,
 		return pc_fail(error, -EINVAL, start,
 			       "expected KEY=VALUE or KEY OP VALUE");
 	key = pc_compare_key(line + start, i - start);
-	if (key) {
-		ret = pc_parse_compare(line, len, &i, start, key, place,
-				       cond, error);
+	if (key || pc_key_is(line + start, i - start, "caller")) {
+		ret = key ? pc_parse_compare(line, len, &i, start, key, place,
+					     cond, error) :
+			    pc_parse_caller(line, len, &i, start, out, error);
 		if (!ret)
 			*pos = i;
 		return ret;
 	}
-	for (k = 0; pc_options[k].key; k++) {
-		const char *name = pc_options[k].key;
-
-		n = 0;
-		while (start + n < i && name[n] && name[n] == line[start + n])
-			n++;
-		if (start + n == i && name[n] == '\0')
+	for (k = 0; pc_options[k].key; k++)
+		if (pc_key_is(line + start, i - start, pc_options[k].key))
 			opt = &pc_options[k];
-	}
 	if (!opt)
 		return pc_fail_named(error, -EINVAL, line, start, i - start,
 				     "unknown option", pc_option_keys);
@@ -370,6 +374,8 @@ static int pc_parse_option(const char *line, size_t len, size_t *pos,
 	i++;
 
 	if (opt->bit == PC_OPT_COMM) {
+		size_t n;
+
 		for (n = 0; i + n < len && !pc_is_blank(line[i + n]); n++) {
 			if (n + 1 >= PC_COMM_MAX)
 				return pc_fail(error, -ENAMETOOLONG, i,
@@ -512,6 +518,7 @@ int pc_parse_line(const char *line, size_t len, struct pc_line *out,
 	out->type = -1;
 	out->on_return = 0;
 	out->module_len = 0;
+	out->ncaller = 0;
 	pc_conditions_init(&out->cond);
 	if (i == len) {
 		out->op = PC_OP_CLEAR;
@@ -552,8 +559,7 @@ int pc_parse_line(const char *line, size_t len, struct pc_line *out,
 		unsigned int given = out->cond.given;
 		size_t at = i;
 
-		ret = pc_parse_option(line, len, &i, place, &out->cond,
-				      error);
+		ret = pc_parse_option(line, len, &i, place, out, error);
 		if (ret)
 			return ret;
 		if ((out->cond.given ^ given) & PC_OPT_MS)

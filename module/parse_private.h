@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * What parse.c shares with parse_compare.c: the parser's own helpers,
+ * What parse.c shares with parse_compare.c and parse_caller.c: the parser's own helpers,
  * outside the interface in provoke_crash_parse.h.
  */
 #ifndef PROVOKE_CRASH_PARSE_PRIVATE_H
@@ -9,6 +9,13 @@
 #include "provoke_crash_parse.h"
 
 int pc_is_blank(char c);
+
+/*
+ * SYMBOL or MODULE:SYMBOL at line[*pos] into @symbol (PC_SYMBOL_MAX
+ * bytes), the length of MODULE (0 without one) into *@module_len.
+ */
+int pc_parse_name(const char *line, size_t len, size_t *pos, char *symbol,
+		  size_t *module_len, struct pc_parse_error *error);
 int pc_digit_value(char c, unsigned int base);
 
 /* Fill @error and return @err; the second names @len bytes at @pos. */

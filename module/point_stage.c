@@ -351,9 +351,11 @@ int pc_point_stage(const struct pc_line *line)
 		return ret;
 	}
 	ret = pc_point_validate(point);
+	if (!ret)
+		ret = pc_point_callers(point, line);
 	if (ret) {
 		pc_unregister(point);
-		kfree(point);
+		pc_point_free(point);
 		return ret;
 	}
 	if (line->module_len)

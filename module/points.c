@@ -248,7 +248,7 @@ static void pc_free_points(struct pc_point **points, int n)
 	kvfree(rps);
 	kvfree(live);
 	for (i = 0; i < n; i++)
-		kfree(points[i]);
+		pc_point_free(points[i]);
 }
 
 /* Free the points @match accepts, as one batch when memory allows. */

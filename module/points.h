@@ -19,6 +19,8 @@
 #ifndef PROVOKE_CRASH_POINTS_H
 #define PROVOKE_CRASH_POINTS_H
 
+#include <linux/slab.h>
+
 #include "crashpoint.h"
 
 extern struct list_head pc_points;
@@ -42,6 +44,22 @@ unsigned long pc_probe_missed(const struct pc_point *point);
 /* Take a point's probe out; point_stage.c too, for a point it refuses. */
 void pc_unregister(struct pc_point *point);
 
+/* A point and what it holds (its callers). */
+static inline void pc_point_free(struct pc_point *point)
+{
+	kfree(point->callers);
+	kfree(point);
+}
+
+/*
+ * point_caller.c.  pc_point_callers(): resolve @line's caller conditions
+ * into @point's address ranges (logs why not).  pc_callers_init() and
+ * pc_callers_exit(): its module notifier.
+ */
+int pc_point_callers(struct pc_point *point, const struct pc_line *line);
+int pc_callers_init(void);
+void pc_callers_exit(void);
+
 /* point_stage.c.  pc_format_place(): SYMBOL[+0xOFFSET|%return]. */
 void pc_format_place(char *buf, size_t len, const struct pc_line *line);
 int pc_point_stage(const struct pc_line *line);
@@ -56,8 +74,15 @@ void pc_points_free_all(void);
 
 /*
  * offsets.c: the offsets file, and the hints for a place kprobes refused.
- * pc_function_size(): the length of @symbol's function, or 0 and *@err.
+ * pc_try_offset(): register @kp disabled at @symbol+@offset, as a point
+ * resolves its symbol.  pc_symbol_bounds(): the start and size of the
+ * function @addr is in, and whether a module's.  pc_function_size(): the
+ * length of @symbol's function, or 0 and *@err.
  */
+int pc_try_offset(struct kprobe *kp, const char *symbol,
+		  unsigned long offset);
+int pc_symbol_bounds(const void *addr, unsigned long *start,
+		     unsigned long *size, bool *in_module);
 unsigned long pc_function_size(const char *symbol, int *err);
 void pc_warn_refused_offset(const char *place, const char *symbol,
 			    unsigned long offset, unsigned long size, int err);

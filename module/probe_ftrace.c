@@ -118,8 +118,9 @@ static __always_inline struct pc_point *pc_entry_find(unsigned long ip)
 }
 
 /*
- * An eligible hit, with the recursion lock held and the path's interrupts
- * back: the rest of the conditions, then the path's context, which is
+ * A hit that passed pid, comm, cpu and argN, with the recursion lock held
+ * and the path's interrupts back: caller, the rest of the conditions,
+ * then the path's context, which is
  * the callback's less @levels.  The point stays until a grace period
  * has passed.
  */
@@ -129,6 +130,10 @@ static void notrace pc_entry_decide(struct pc_point *point,
 	struct pc_path *path;
 	unsigned int i;
 
+	/* Last, and under the lock: the unwinder may hit a point too. */
+	if (unlikely(point->cond.given & PC_OPT_CALLER) &&
+	    !pc_callers_hold(point->callers))
+		return;
 	if (!pc_should_fire(point))
 		return;
 	switch (pc_point_fire(point, pc_context_now(levels))) {

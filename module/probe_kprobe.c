@@ -91,12 +91,16 @@ NOKPROBE_SYMBOL(pc_compares_hold);
  * landing decides the rest once retval holds (pc_point_landed()), so
  * that after=, every=, probability= and times= count only calls whose
  * retval matched.  A call that cannot be diverted is missed: it claimed
- * nothing.
+ * nothing.  A call its caller conditions turn away is filtered here.
  */
 static int pc_return_hit_undecided(struct pc_point *point,
 				   struct pt_regs *regs)
 {
 	if (!pc_hit_passes(point))
+		return 0;
+	/* The callers are the same at the return: no diversion for them. */
+	if (unlikely(point->cond.given & PC_OPT_CALLER) &&
+	    !pc_callers_hold(point->callers))
 		return 0;
 	switch (pc_return_divert(point, regs)) {
 	case PC_DIVERT_NONE:

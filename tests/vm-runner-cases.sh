@@ -96,6 +96,9 @@ vm_bad_options() {
 --trigger panic --run true|--run and --trigger
 --arm 'vfs_read bugon colour=red'|unknown condition 'colour' \(after= every= times=
 --arm 'vfs_read bugon times=x'|bad value in 'times=x'
+--arm 'vfs_read bugon caller<=ksys_read'|caller takes only = or != in 'caller<=ksys_read'
+--arm 'vfs_read bugon caller=a caller=b caller=c caller=d caller!=e'|at most 4 caller conditions
+--arm 'vfs_read bugon caller=ksys_read+4'|bad name in 'caller=ksys_read\+4'
 --arm vfs_read|give 'SYMBOL\[\+OFFSET\|%return\] TYPE
 --arm 'vfs_read+4x bugon'|'vfs_read\+4x' is not SYMBOL
 --kernel 5.10|--kernel '5.10': not a series

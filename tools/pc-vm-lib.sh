@@ -249,7 +249,8 @@ pc_build() {
 	$cc -static -O2 -Wall -Wextra -Werror -I"$PC_ROOT/include" \
 		-o "$dir/provoke-crash" "$PC_ROOT/tools/provoke-crash.c" \
 		"$PC_ROOT/tools/checks.c" "$PC_ROOT/module/parse.c" \
-		"$PC_ROOT/module/parse_compare.c" ||
+		"$PC_ROOT/module/parse_compare.c" \
+		"$PC_ROOT/module/parse_caller.c" ||
 		pc_die "provoke-crash build failed"
 }
 

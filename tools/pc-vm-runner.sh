@@ -44,7 +44,8 @@ pcv_host_tool() {
 		mkdir -p "$PC_OUT/host"
 		gcc -O0 -I"$PC_ROOT/include" -o "$tool" "$PC_ROOT/tools/provoke-crash.c" \
 			"$PC_ROOT/tools/checks.c" "$PC_ROOT/module/parse.c" \
-			"$PC_ROOT/module/parse_compare.c" || return 1
+			"$PC_ROOT/module/parse_compare.c" \
+			"$PC_ROOT/module/parse_caller.c" || return 1
 		echo "$key" >"$tool.key"
 	fi
 	echo "$tool"
@@ -54,7 +55,7 @@ pcv_host_tool() {
 # table (TABLE: types --table for the guest's architecture) and the
 # control file's grammar; prints the type's name.
 pcv_check_arm() {
-	local spec=$1 table=$2 where type kv key val seen=" "
+	local spec=$1 table=$2 where type kv key val seen=" " callers=0
 	read -r where type kv <<<"$spec"
 	[ -n "$type" ] || pcv_usage_error "--arm '$spec': give 'SYMBOL[+OFFSET|%return] TYPE [KEY=VALUE]...'"
 	[[ $where == '!'* ]] && pcv_usage_error "--arm '$spec': disarming has no place here (every point is new in the guest)"
@@ -76,6 +77,18 @@ pcv_check_arm() {
 			fi
 			continue
 		fi
+		# caller=SYMBOL or caller!=SYMBOL, at most 4: the guest's
+		# module looks the name up.
+		if [[ $kv =~ ^caller(!=|=)(.*)$ ]]; then
+			[[ ${BASH_REMATCH[2]} =~ ^([A-Za-z0-9_]+:)?[A-Za-z0-9_.]+$ ]] ||
+				pcv_usage_error "--arm '$spec': bad name in '$kv' (caller=SYMBOL or caller!=SYMBOL, MODULE:SYMBOL too)"
+			callers=$((callers + 1))
+			[ $callers -le 4 ] ||
+				pcv_usage_error "--arm '$spec': at most 4 caller conditions"
+			continue
+		fi
+		[[ $kv =~ ^caller[\<\>\&!] ]] &&
+			pcv_usage_error "--arm '$spec': caller takes only = or != in '$kv'"
 		key=${kv%%=*} val=${kv#*=}
 		{ [ "$key" != "$kv" ] && [ -n "$val" ]; } ||
 			pcv_usage_error "--arm '$spec': '$kv' is not KEY=VALUE"
@@ -96,7 +109,7 @@ pcv_check_arm() {
 				pcv_usage_error "--arm '$spec': spin is capped at ms=1000: a longer spin is a lockup (the lockup types are for that)"
 			fi
 			;;
-		*) pcv_usage_error "--arm '$spec': unknown condition '$key' (after= every= times= probability= pid= comm= cpu= ms=, argN or retval OP VALUE)" ;;
+		*) pcv_usage_error "--arm '$spec': unknown condition '$key' (after= every= times= probability= pid= comm= cpu= ms=, argN or retval OP VALUE, caller= or caller!=)" ;;
 		esac || pcv_usage_error "--arm '$spec': bad value in '$kv' (see --help)"
 		[[ $seen == *" $key "* ]] && pcv_usage_error "--arm '$spec': '$key' given twice"
 		seen="$seen$key "

@@ -23,6 +23,11 @@ pc-guest write "$C" "\n" >/dev/null
 pc-guest write "$C" "__x64_sys_getppid bugon after=1000000000" >/dev/null
 t point-after-not-reached
 pc-guest write "$C" "\n" >/dev/null
+# A hit that fails at caller=, the last check: pid, comm and cpu pass,
+# then its stack walk finds no ksys_read.
+pc-guest write "$C" "__x64_sys_getppid bugon caller=ksys_read" >/dev/null
+t point-caller-mismatch
+pc-guest write "$C" "\n" >/dev/null
 
 # Users arm offsets and %return points too.  An offset: the first one past
 # the entry where a report point lists context=nmi (a breakpoint, not the

@@ -4,8 +4,9 @@
  * with ASan and UBSan.  Besides not crashing, every accepted line must
  * make sense: a NUL-terminated symbol of allowed length, a known type,
  * argN only at an entry and retval only at %return, ms= only on delay
- * (1 to 10000) and spin (1 to 1000), and conditions that list as a line
- * that parses back to the same listing; every refusal
+ * (1 to 10000) and spin (1 to 1000), at most PC_CALLER_MAX caller
+ * conditions, each a name, and conditions that list as a line that
+ * parses back to the same listing; every refusal
  * names a culprit, if any, inside the line.
  */
 #include <stdint.h>
@@ -45,10 +46,38 @@ static void check_ms(const struct pc_line *out)
 		abort();
 }
 
-/* The argN and retval conditions of an accepted arm line. */
+/* The caller conditions of an accepted arm line. */
+static void check_callers(const struct pc_line *out)
+{
+	unsigned int i;
+	size_t n;
+
+	if (out->ncaller > PC_CALLER_MAX ||
+	    !(out->cond.given & PC_OPT_CALLER) != !out->ncaller)
+		abort();
+	for (i = 0; i < out->ncaller; i++) {
+		n = strlen(out->caller[i].symbol);
+		if (!n || n >= PC_SYMBOL_MAX || out->caller[i].negate > 1)
+			abort();
+	}
+}
+
+/* What an accepted arm line lists: its conditions, then its callers. */
+static size_t format_all(const struct pc_line *out, char *buf, size_t size)
+{
+	size_t used = pc_conditions_format(&out->cond, buf, size);
+
+	pc_callers_format(out, buf, size, &used);
+	return used;
+}
+
+/*
+ * The conditions of an accepted arm line: argN and retval, callers, and
+ * the line they list as parsing back to the same listing.
+ */
 static void check_compares(const struct pc_line *out)
 {
-	static char opts[1024], again[1024], line[PC_SYMBOL_MAX + 1100];
+	static char opts[4096], again[4096], line[PC_SYMBOL_MAX + 4200];
 	const struct pc_conditions *cond = &out->cond;
 	struct pc_parse_error error;
 	struct pc_line back;
@@ -81,7 +110,9 @@ static void check_compares(const struct pc_line *out)
 				abort();
 		}
 	}
-	pc_conditions_format(cond, opts, sizeof(opts));
+	check_callers(out);
+	if (format_all(out, opts, sizeof(opts)) + 1 >= sizeof(opts))
+		abort();
 	n = snprintf(line, sizeof(line), "%s%s %s%s", out->symbol,
 		     out->on_return ? "%return" : "",
 		     pc_crash_type_name(out->type), opts);
@@ -91,7 +122,7 @@ static void check_compares(const struct pc_line *out)
 		return;
 	if (pc_parse_line(line, (size_t)n, &back, &error))
 		abort();
-	pc_conditions_format(&back.cond, again, sizeof(again));
+	format_all(&back, again, sizeof(again));
 	if (strcmp(opts, again) || back.cond.ms != cond->ms)
 		abort();
 	for (i = 0; i < cond->ncompare; i++)

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Unit tests of the argN and retval conditions (module/parse_compare.c):
- * what each form parses to and lists as, each refusal and its column,
- * and what each operator decides, run in user space under ASan and
- * UBSan.
+ * Unit tests of the argN and retval conditions (module/parse_compare.c)
+ * and the caller conditions (module/parse_caller.c): what each form
+ * parses to and lists as, each refusal and its column, and what each
+ * operator decides, run in user space under ASan and UBSan.
  */
 #include <limits.h>
 #include <stdio.h>
@@ -18,7 +18,7 @@ struct compare_case {
 	const char *line;
 	int err;
 	size_t pos;		/* column of the error */
-	const char *opts;	/* on success: pc_conditions_format() */
+	const char *opts;	/* on success: the conditions, as listed */
 	const char *why;	/* on error: the reason, if given */
 };
 
@@ -133,6 +133,58 @@ static const struct compare_case cases[] = {
 	  "this key takes only '='" },
 	{ "no_operator", "f report arg1", -EINVAL, 9, NULL,
 	  "expected KEY=VALUE or KEY OP VALUE" },
+	/* caller= and caller!=, at any place, listed as written. */
+	{ "caller_eq", "vfs_read report caller=ksys_read", 0, 0,
+	  " caller=ksys_read" },
+	{ "caller_ne", "vfs_read report caller!=ksys_read", 0, 0,
+	  " caller!=ksys_read" },
+	{ "caller_module", "f report caller=ext4:ext4_file_read_iter", 0, 0,
+	  " caller=ext4:ext4_file_read_iter" },
+	{ "caller_dotted", "f report caller=foo.isra.0", 0, 0,
+	  " caller=foo.isra.0" },
+	{ "caller_four", "f report caller=a caller!=b caller=c caller!=d", 0,
+	  0, " caller=a caller!=b caller=c caller!=d" },
+	{ "caller_at_offset", "f+4 report caller=g", 0, 0, " caller=g" },
+	{ "caller_at_return", "f%return report caller=g retval<0", 0, 0,
+	  " retval<0 caller=g" },
+	{ "caller_last_in_listing", "f report caller=g pid=7 arg1=1", 0, 0,
+	  " pid=7 arg1=1 caller=g" },
+	{ "caller_five", "f report caller=a caller=b caller=c caller=d caller=e",
+	  -EINVAL, 45, NULL, "at most 4 caller conditions" },
+	{ "caller_lt", "f report caller<g", -EINVAL, 15, NULL,
+	  "caller takes only = or !=" },
+	{ "caller_le", "f report caller<=g", -EINVAL, 15, NULL,
+	  "caller takes only = or !=" },
+	{ "caller_ge", "f report caller>=g", -EINVAL, 15, NULL,
+	  "caller takes only = or !=" },
+	{ "caller_and", "f report caller&g", -EINVAL, 15, NULL,
+	  "caller takes only = or !=" },
+	{ "caller_bang", "f report caller!g", -EINVAL, 15, NULL,
+	  "caller takes only = or !=" },
+	{ "caller_empty", "f report caller=", -EINVAL, 16, NULL,
+	  "expected a symbol name" },
+	{ "caller_double_eq", "f report caller==g", -EINVAL, 16, NULL,
+	  "expected a symbol name" },
+	{ "caller_offset", "f report caller=g+4", -EINVAL, 17, NULL,
+	  "caller takes a function's name only: no offset, no %return" },
+	{ "caller_return", "f report caller!=g%return", -EINVAL, 18, NULL,
+	  "caller takes a function's name only: no offset, no %return" },
+	{ "caller_bad_char", "f report caller=g-h", -EINVAL, 17, NULL,
+	  "caller takes a function's name only: no offset, no %return" },
+	{ "caller_two_colons", "f report caller=a:b:c", -EINVAL, 19, NULL,
+	  "one ':' at most (MODULE:SYMBOL)" },
+	{ "caller_no_module", "f report caller=:g", -EINVAL, 16, NULL,
+	  "expected a module name before ':'" },
+	{ "caller_no_symbol", "f report caller=m:", -EINVAL, 18, NULL,
+	  "expected a symbol name after ':'" },
+	{ "caller_bad_module", "f report caller=m.x:g", -EINVAL, 17, NULL,
+	  "bad character in module name" },
+	{ "caller_suffix", "f report callers=g", -EINVAL, 9, NULL,
+	  "unknown option" },
+	{ "caller_prefix", "f report call=g", -EINVAL, 9, NULL,
+	  "unknown option" },
+	{ "caller_width", "f report caller:s32=g", -EINVAL, 9, NULL,
+	  "unknown option" },
 };
 
 static char why_buf[512];
@@ -142,6 +194,7 @@ static int check(const struct compare_case *c, char *why, size_t whylen)
 	struct pc_parse_error error = { 0 };
 	struct pc_line out;
 	char opts[512];
+	size_t used;
 	int ret;
 
 	memset(&out, 0x5a, sizeof(out));
@@ -160,8 +213,10 @@ static int check(const struct compare_case *c, char *why, size_t whylen)
 		}
 		return 1;
 	}
-	pc_conditions_format(&out.cond, opts, sizeof(opts));
-	if (strcmp(opts, c->opts)) {
+	used = pc_conditions_format(&out.cond, opts, sizeof(opts));
+	pc_callers_format(&out, opts, sizeof(opts), &used);
+	if (strcmp(opts, c->opts) ||
+	    !(out.cond.given & PC_OPT_CALLER) != !out.ncaller) {
 		snprintf(why, whylen, "options '%.200s'", opts);
 		return 0;
 	}

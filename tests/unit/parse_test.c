@@ -288,8 +288,9 @@ static int test_unknown_key_named(void)
 		if (!strcmp(key, "to"))
 			continue;
 		/*
-		 * comm takes a name, the others a number: 1 is both; retval
-		 * is known at %return only, ms is delay's and spin's.
+		 * comm and caller take a name, the others a number: 1 is
+		 * both; retval is known at %return only, ms is delay's and
+		 * spin's.
 		 */
 		snprintf(probe, sizeof(probe), "vfs_read%s %s %s=1",
 			 strcmp(key, "retval") ? "" : "%return",
@@ -298,8 +299,8 @@ static int test_unknown_key_named(void)
 			return 0;
 		keys++;
 	}
-	/* No key left out: eight options, arg1, arg6 and retval. */
-	return keys == 11;
+	/* No key left out: eight options, arg1, arg6, retval, caller. */
+	return keys == 12;
 }
 
 /* An unknown crash type is named too; a known option is not named. */
