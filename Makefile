@@ -60,7 +60,7 @@ endif
 C_SOURCES = $(filter-out %.mod.c,$(wildcard module/*.c module/*.h \
 		module/crashes/*.c include/*.h tools/*.c tools/*.h \
 		guest/*.c tests/unit/*.c tests/bench/empty_kprobe/*.c \
-		tests/paths/*.c))
+		tests/paths/*.c tests/race/*.c))
 
 all: module tools
 

@@ -25,7 +25,7 @@ prepare_series() {
 	local k=$1 series=$2 prep=$scratch/prep rel cases why f n word missing first
 	local no_ramoops modwhy picked
 	local -A scoped=()
-	local boot i members singles=() hand=() batched=() batches=() lkdtm=0 twin=0 paths=0
+	local boot i members singles=() hand=() batched=() batches=() lkdtm=0 twin=0 paths=0 race=0 extra
 	first=${#order[@]}
 	# A built kernel not in the cache yet is built here, at low priority
 	# beside the guests of the series before it.
@@ -103,6 +103,8 @@ prepare_series() {
 		grep -q 'provoke_crash_twin\.ko' "$f" && twin=1
 		# The matrix's paths module for a hand case that drives them.
 		grep -q 'pc_paths\.ko' "$f" && paths=1
+		# The race example's module for a case that loads it.
+		grep -q 'pc_race\.ko' "$f" && race=1
 		if grep -q '^# batch-ok' "$f"; then
 			batched+=("$f")
 		elif [ -f "$PC_ROOT/tests/cases/$n.sh" ]; then
@@ -136,15 +138,18 @@ prepare_series() {
 		mark_lone_guests "${batches[@]}" "${singles[@]}"
 		# A new initramfs: the guests saved from the last one go.
 		rm -rf "$PC_OUT/$rel/snapshots"
-		# The matrix's paths module, where a matrix case runs, or a
-		# case that loads it.
+		# The bench's own modules: the matrix's paths, where a matrix
+		# case runs or a case loads it; the race example's.
+		extra=""
 		if [ "$paths" = 1 ] || printf '%s\n' "${order[@]:first}" | grep -q -- "-matrix_"; then
-			matrix_build_paths "$rel"
-			PC_EXTRA_FILES="${PC_EXTRA_FILES:-} $PC_OUT/$rel/src/paths/pc_paths.ko" \
-				pc_pack_initramfs "$rel" "$cases"
-		else
-			pc_pack_initramfs "$rel" "$cases"
+			bench_build_module "$rel" paths
+			extra="$extra $PC_OUT/$rel/src/paths/pc_paths.ko"
 		fi
+		if [ "$race" = 1 ]; then
+			bench_build_module "$rel" race
+			extra="$extra $PC_OUT/$rel/src/race/pc_race.ko"
+		fi
+		PC_EXTRA_FILES="${PC_EXTRA_FILES:-}$extra" pc_pack_initramfs "$rel" "$cases"
 		[ "$kdump_here" = 1 ] && pc_kdump_pack "$rel"
 	fi
 	[ -n "${scoped[lkdtm_selftest]:-}" ] && lkdtm_prepare "$rel" "$series" && lkdtm=1
@@ -209,19 +214,20 @@ prepare_all() {
 	done
 }
 
-# matrix_build_paths REL: tests/paths/pc_paths.ko, the matrix's paths,
-# for REL, built as the module is (pc_build), into $PC_OUT/REL/src/paths.
-matrix_build_paths() {
-	local rel=$1 dir=$PC_OUT/$1/src/paths kdir cross=() m
+# bench_build_module REL NAME: tests/NAME/pc_NAME.ko (the matrix's paths,
+# the race example's race) for REL, built as the module is (pc_build),
+# into $PC_OUT/REL/src/NAME.
+bench_build_module() {
+	local rel=$1 name=$2 dir=$PC_OUT/$1/src/$2 kdir cross=() m
 	kdir=$(pc_rel_root "$rel")/usr/src/linux-headers-$rel
 	[ "$(pc_rel_arch "$rel")" = arm64 ] && cross=(ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu-)
 	m=$(pc_kbuild_llvm "$(pc_rel_config "$rel")")
 	[ -n "$m" ] && cross+=("$m")
 	rm -rf "$dir"
-	cp -r "$PC_ROOT/tests/paths" "$dir"
+	cp -r "$PC_ROOT/tests/$name" "$dir"
 	make -C "$kdir" "${cross[@]}" M="$dir" W=1 modules >"$dir/build.log" 2>&1 ||
-		{ cat "$dir/build.log" >&2; pc_die "pc_paths build failed for $rel"; }
+		{ cat "$dir/build.log" >&2; pc_die "pc_$name build failed for $rel"; }
 	if grep -E 'warning:|error:' "$dir/build.log" >&2; then
-		pc_die "pc_paths build for $rel has warnings (see $dir/build.log)"
+		pc_die "pc_$name build for $rel has warnings (see $dir/build.log)"
 	fi
 }
