@@ -441,6 +441,10 @@ pc_ramoops_cmdline() {
 	esac
 }
 
+# ramoops' record size, as guest/init gives the module (the host reads
+# the records with it: engine/pcengine/ramoops.py).
+PC_RAMOOPS_RECORD=0x20000
+
 # ramoops' memory on ARCH: ADDR:SIZE (guest/init gives the module that
 # size, the reserved MiB less its last page).
 pc_ramoops_region() {
@@ -453,7 +457,7 @@ pc_ramoops_params() {
 	local region
 	region=$(pc_ramoops_region "$1")
 	echo "ramoops.mem_address=${region%:*} ramoops.mem_size=${region#*:}" \
-		"ramoops.record_size=0x20000 ramoops.max_reason=2"
+		"ramoops.record_size=$PC_RAMOOPS_RECORD ramoops.max_reason=2"
 }
 
 # pc_guest_timeout REL SECONDS: the bench's time limit for one guest.
@@ -499,7 +503,7 @@ pc_boot() {
 	fi
 	# ram: a panic resets at once (panic=-1); the host reads what it kept.
 	if [ "$pstore" = ram ]; then
-		opts+=(--read-ramoops "$(pc_ramoops_region "$arch")")
+		opts+=(--read-ramoops "$(pc_ramoops_region "$arch"):$PC_RAMOOPS_RECORD")
 		pstore=0
 	elif [ "$pstore" = 1 ]; then
 		extra="$extra panic=1"

@@ -102,9 +102,10 @@ def main(argv=None):
     r.add_argument('--append', default='', help='boot line after the bench\'s own')
     r.add_argument('--pstore', type=int, choices=(0, 1), default=0,
                    help='1: a reset reboots (the next boot prints what ramoops kept)')
-    r.add_argument('--read-ramoops', metavar='ADDR:SIZE', default='',
-                   help='ramoops\' memory: at the guest\'s reset or power-off QEMU stops, '
-                   'and the host reads the records there into the output log (no second boot)')
+    r.add_argument('--read-ramoops', metavar='ADDR:SIZE:RECORD_SIZE', default='',
+                   help='ramoops\' memory and record size: at the guest\'s reset or power-off '
+                   'QEMU stops, and the host reads the records there into the output log '
+                   '(no second boot)')
     r.add_argument('--qemu-extra', default='', help='more QEMU options (one string)')
     r.add_argument('--case', required=True)
     r.add_argument('--payload', metavar='CPIO',

@@ -82,13 +82,16 @@ class QMP:
 
     def wait_event(self, names, deadline):
         """The next event named in NAMES (its message), or None when
-        DEADLINE (time.monotonic()) came first; QMPError when QEMU
-        closed the socket (it exited)."""
+        DEADLINE (time.monotonic(); None: no limit) came first; QMPError
+        when QEMU closed the socket (it exited)."""
         while True:
-            left = deadline - time.monotonic()
-            if left <= 0:
-                return None
-            self.sock.settimeout(left)
+            if deadline is None:
+                self.sock.settimeout(None)
+            else:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    return None
+                self.sock.settimeout(left)
             try:
                 msg = self._read()
             except (socket.timeout, TimeoutError):
@@ -97,8 +100,10 @@ class QMP:
                 return msg
 
     def close(self):
-        try:
-            self.sock.close()
-        except OSError:
-            pass
+        # The reader holds the socket open too: both go.
+        for f in (self.reader, self.sock):
+            try:
+                f.close()
+            except OSError:
+                pass
 

@@ -26,7 +26,9 @@ reads the record) is the bench's pstore lane's to prove.
 import os
 import re
 import struct
+import sys
 import tempfile
+import time
 import zlib
 
 from . import qemu, qmp
@@ -67,13 +69,21 @@ def records(image, record_size=RECORD_SIZE, other=OTHER_ZONES):
             continue
         text = data[start:used] + data[:start]
         m = RECORD_RE.match(text)
-        # Without the header, pstore takes the zone as an uncompressed record.
-        body = text[m.end():] if m else text
-        if m and m.group(3) == b'C':
+        if not m:
+            # Not a record: the next boot's pstore would zap it.
+            continue
+        body = text[m.end():]
+        if m.group(3) == b'C':
+            inflate = zlib.decompressobj(-15)
             try:
-                body = zlib.decompressobj(-15).decompress(body)
+                body = inflate.decompress(body)
+                if not inflate.eof:
+                    raise zlib.error('the stream ends short')
             except zlib.error as e:
-                body = b'(a compressed record that does not inflate: %s)\n' % str(e).encode()
+                # pstore would keep it as .enc.z: raw deflate is what 6.1
+                # and 6.12 write with Debian's configs, not lzo, lz4, zstd.
+                body = (b'(a compressed record that does not inflate as raw deflate: %s)\n'
+                        % str(e).encode())
         found.append(('dmesg-ramoops-%d' % n, body))
     return found
 
@@ -90,33 +100,51 @@ def marked(found):
     return b''.join(out)
 
 
+# Seconds the host gives itself, once the guest stopped, to save the
+# region and have QEMU quit: not the guest's time, which has run out.
+READ_TIME = 30
+
+
 def wait(o, proc, mon, deadline):
     """QEMU's exit status (124 when DEADLINE, a time.monotonic() value
-    or None, came first).  With o.read_ramoops (ADDR:SIZE), QEMU runs
-    paused at the guest's reset or power-off (qemu.argv's PAUSE): then
-    MON, its QMP connection, saves ramoops' memory, the records go to the
-    end of the output log (o.out), and QEMU quits."""
+    or None, came first).  With o.read_ramoops (ADDR:SIZE:RECORD_SIZE),
+    QEMU runs paused at the guest's reset or power-off (qemu.argv's
+    PAUSE): then MON, its QMP connection, saves ramoops' memory, the
+    records go to the end of the output log (o.out), and QEMU quits.  A
+    QEMU that the read leaves behind is killed: it would wait, paused,
+    for ever."""
     if not o.read_ramoops:
         if mon is not None:
             mon.close()
         return qemu.wait(proc, deadline)
-    addr, size = (int(v, 0) for v in o.read_ramoops.split(':'))
+    addr, size, record_size = (int(v, 0) for v in o.read_ramoops.split(':'))
+    stopped = None
     try:
-        stopped = mon.wait_event(('SHUTDOWN',), float('inf') if deadline is None else deadline)
+        stopped = mon.wait_event(('SHUTDOWN',), deadline)
         if stopped is not None:
+            mon.sock.settimeout(READ_TIME)
             fd, image = tempfile.mkstemp(prefix='pc-ramoops-')
             os.close(fd)
             try:
                 mon.execute('pmemsave', val=addr, size=size, filename=image)
                 with open(image, 'rb') as f:
-                    found = records(f.read())
+                    found = records(f.read(), record_size)
             finally:
                 os.unlink(image)
             with open(o.out, 'ab') as out:
                 out.write(b'PC-PSTORE-RAM %#x %#x\n' % (addr, size) + marked(found))
             mon.execute('quit')
-    except qmp.QMPError:
-        pass  # QEMU ended on its own (it closed the socket): its status says how
+    except (qmp.QMPError, OSError, ValueError) as e:
+        # QEMU ended on its own (it closed the socket: its status says
+        # how), or the read failed: say so, and end the QEMU that waits,
+        # paused, for ever.
+        if stopped is not None:
+            print('# reading ramoops from the stopped guest failed: %s' % e, file=sys.stderr)
+            if proc.poll() is None:
+                proc.kill()
     finally:
         mon.close()
+    if stopped is not None:
+        # The guest's time is spent: QEMU gets the read's to quit.
+        return qemu.wait(proc, time.monotonic() + READ_TIME)
     return qemu.wait(proc, deadline)

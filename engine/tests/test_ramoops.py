@@ -4,11 +4,15 @@ real images, saved by QMP pmemsave from guests that crashed (6.1, an oops
 in a child: a compressed record; 6.12, a panic), and the layout's edge
 cases on made-up zones; and the QMP wait for the guest's stop."""
 
+import argparse
 import gzip
 import json
 import os
+import socket
 import struct
+import subprocess
 import tempfile
+import threading
 import unittest
 import zlib
 
@@ -109,6 +113,95 @@ class Stop(unittest.TestCase):
             self.assertIsNone(mon.wait_event(('SHUTDOWN',), qmp.time.monotonic() + 0.1))
             mon.close()
             t.join(5)
+
+
+class FakeQEMU:
+    """What ramoops.wait asks of QEMU: a QMP monitor that announces the
+    guest's stop (after STOP_AFTER seconds), answers pmemsave by
+    writing IMAGE (or an error), and quits; and the process."""
+
+    def __init__(self, path, image, stop_after=0.0, pmemsave_error=None):
+        self.returncode = None
+        self.got = []
+        srv = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        srv.bind(path)
+        srv.listen(1)
+
+        def run():
+            conn, _ = srv.accept()
+            f = conn.makefile('rw')
+            f.write(json.dumps({'QMP': {}}) + '\n')
+            f.flush()
+            for line in f:
+                cmd = json.loads(line)
+                self.got.append(cmd['execute'])
+                if cmd['execute'] == 'qmp_capabilities':
+                    f.write(ok())
+                    f.flush()
+                    qmp.time.sleep(stop_after)
+                    f.write(json.dumps({'event': 'SHUTDOWN'}) + '\n')
+                elif cmd['execute'] == 'pmemsave':
+                    if pmemsave_error:
+                        f.write(json.dumps({'error': {'desc': pmemsave_error}}) + '\n')
+                    else:
+                        with open(cmd['arguments']['filename'], 'wb') as out:
+                            out.write(image[:cmd['arguments']['size']])
+                        f.write(ok())
+                elif cmd['execute'] == 'quit':
+                    f.write(ok())
+                    f.flush()
+                    self.returncode = 0
+                    break
+                f.flush()
+            conn.close()
+            srv.close()
+
+        self.thread = threading.Thread(target=run, daemon=True)
+        self.thread.start()
+
+    def poll(self):
+        return self.returncode
+
+    def wait(self, timeout=None):
+        if self.returncode is None:
+            self.thread.join(timeout)
+        if self.returncode is None:
+            raise subprocess.TimeoutExpired('qemu', timeout)
+        return self.returncode
+
+    def kill(self):
+        self.returncode = -9
+
+
+class Wait(unittest.TestCase):
+    def run_wait(self, deadline, **fake):
+        with tempfile.TemporaryDirectory() as tmp:
+            path, out = os.path.join(tmp, 'qmp'), os.path.join(tmp, 'out')
+            with open(out, 'wb') as f:
+                f.write(b'PC-RUN-END 0\n')
+            proc = FakeQEMU(path, image('6.1-oops.bin.gz'), **fake)
+            mon = qmp.QMP(path, proc)
+            o = argparse.Namespace(read_ramoops='0x1f000000:0xff000:0x20000', out=out)
+            status = ramoops.wait(o, proc, mon, deadline)
+            with open(out, 'rb') as f:
+                return status, f.read(), proc.got
+
+    def test_the_stopped_guest_is_read_and_quits_with_no_time_limit(self):
+        status, out, got = self.run_wait(None)
+        self.assertEqual(status, 0)
+        self.assertEqual(got, ['qmp_capabilities', 'pmemsave', 'quit'])
+        self.assertTrue(out.startswith(b'PC-RUN-END 0\nPC-PSTORE-RAM 0x1f000000 0xff000\n'
+                                       b'PC-PSTORE-BEGIN dmesg-ramoops-0\nOops#1 Part1\n'))
+        self.assertTrue(out.endswith(b'PC-PSTORE-END\nPC-PSTORE-DONE\n'))
+
+    def test_a_guest_that_never_stops_times_out(self):
+        status, out, got = self.run_wait(qmp.time.monotonic() + 0.2, stop_after=5)
+        self.assertEqual((status, out, got), (124, b'PC-RUN-END 0\n', ['qmp_capabilities']))
+
+    def test_a_failed_read_kills_the_paused_qemu(self):
+        status, out, got = self.run_wait(None, pmemsave_error='no such address')
+        self.assertEqual((status, out, got), (-9, b'PC-RUN-END 0\n',
+                                              ['qmp_capabilities', 'pmemsave']))
 
 
 if __name__ == '__main__':
