@@ -115,6 +115,12 @@ static inline bool pc_arch_shift_return(struct pt_regs *regs,
 	return true;
 }
 
+/* x86-64's return address is on the stack at entry: the unwinder's. */
+static inline unsigned long pc_entry_link(struct pt_regs *regs)
+{
+	return 0;
+}
+
 #elif defined(CONFIG_ARM64)
 #include <asm/insn.h>
 
@@ -204,8 +210,23 @@ static inline bool pc_arch_shift_return(struct pt_regs *regs,
 	return false;
 }
 
+/*
+ * At a function's first instruction the return address is in the link
+ * register alone: no frame record holds it yet, and the unwinder follows
+ * frame records (point_caller.c).
+ */
+static inline unsigned long pc_entry_link(struct pt_regs *regs)
+{
+	return procedure_link_pointer(regs);
+}
+
 #else
 #define PC_CAN_REDIRECT	false
+
+static inline unsigned long pc_entry_link(struct pt_regs *regs)
+{
+	return 0;
+}
 
 static inline void pc_arch_redirect(struct pt_regs *regs, void *fn,
 				    unsigned long arg, unsigned long at,

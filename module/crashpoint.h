@@ -192,7 +192,7 @@ bool pc_compares_hold(const struct pc_conditions *cond, struct pt_regs *regs);
  * PC_CALLER_FRAMES frames, the last and dearest check (point_caller.c;
  * any context a handler runs in).  Called only with PC_OPT_CALLER.
  */
-bool pc_callers_hold(const struct pc_callers *callers);
+bool pc_callers_hold(const struct pc_callers *callers, unsigned long link);
 
 /*
  * Whether a hit that passed pid, comm, cpu, argN or retval and caller
@@ -268,7 +268,8 @@ static __always_inline enum pc_hit pc_point_fire(struct pc_point *point,
  * stays the conditions' alone).  @compares: which of argN (PC_OPT_ARG,
  * at an entry) and retval (PC_OPT_RETVAL, at a kretprobe's return)
  * @regs can tell; a point without them pays one bit test, and one more
- * for caller, whose stack walk comes last.
+ * for caller, whose stack walk comes last (@link: a return address
+ * that only a register holds, or 0: pc_entry_link()).
  * probe_ftrace.c, which must guard itself after pid, comm, cpu and argN,
  * takes the same steps apart: pc_hit_passes() and its argN check, then
  * with its guard the caller check, pc_should_fire(), pc_point_fire().
@@ -276,7 +277,8 @@ static __always_inline enum pc_hit pc_point_fire(struct pc_point *point,
 static __always_inline enum pc_hit
 pc_point_decide(struct pc_point *point,
 		int (*context)(struct pc_point *, struct pt_regs *),
-		struct pt_regs *regs, unsigned int compares)
+		struct pt_regs *regs, unsigned int compares,
+		unsigned long link)
 {
 	if (!pc_hit_passes(point))
 		return PC_HIT_FILTERED;
@@ -284,7 +286,7 @@ pc_point_decide(struct pc_point *point,
 	    !pc_compares_hold(&point->cond, regs))
 		return PC_HIT_FILTERED;
 	if (unlikely(point->cond.given & PC_OPT_CALLER) &&
-	    !pc_callers_hold(point->callers))
+	    !pc_callers_hold(point->callers, link))
 		return PC_HIT_FILTERED;
 	if (!pc_should_fire(point))
 		return PC_HIT_FILTERED;

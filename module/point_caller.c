@@ -13,8 +13,14 @@
  * can be in (NMI and hardirq with interrupts off included: lockdep,
  * KASAN and the ftrace stacktrace trigger do): it reads only stacks it
  * knows the bounds of.  At a fast entry it runs under the callback's
- * recursion lock, so that a point in the unwinder itself counts its
- * nested hits as missed instead of recursing.
+ * recursion lock: a point in the unwinder itself walks again at most
+ * once, nested (ftrace's transition bit lets one level through), and
+ * deeper hits count as missed.
+ *
+ * A probe that traps at a function's first instruction on arm64 finds
+ * the direct caller's return address only in the link register, not
+ * yet saved in a frame record, which is all the unwinder follows: the
+ * probes there pass it in (pc_entry_link()), and it counts as a frame.
  *
  * What keeps a module's range true: the module notifier below empties
  * it when the module goes away (its init code, when that is freed),
@@ -29,7 +35,8 @@
 
 #include "points.h"
 
-bool notrace pc_callers_hold(const struct pc_callers *callers)
+bool notrace pc_callers_hold(const struct pc_callers *callers,
+			     unsigned long link)
 {
 	unsigned long entries[PC_CALLER_FRAMES];
 	unsigned int n, i, j;
@@ -38,7 +45,7 @@ bool notrace pc_callers_hold(const struct pc_callers *callers)
 	for (i = 0; i < callers->n; i++) {
 		const struct pc_caller_range *r = &callers->range[i];
 		unsigned long size = READ_ONCE(r->size);
-		bool found = false;
+		bool found = link - r->start < size;
 
 		for (j = 0; j < n && !found; j++)
 			found = entries[j] - r->start < size;
@@ -99,6 +106,11 @@ static int pc_callers_resolve(struct pc_point *point,
 						-ENOENT);
 		else if (err && in_module)
 			ret = pc_caller_refused(point, &line->caller[i], err);
+		else if (err)
+			pr_warn("crashpoints: %s caller%s%s: kprobes refuses it (error %d): taken, but if it is not a function's code (data, freed init code) the condition never holds\n",
+				point->where,
+				line->caller[i].negate ? "!=" : "=",
+				line->caller[i].symbol, err);
 	}
 	if (nheld)
 		unregister_kprobes(held, nheld);

@@ -132,7 +132,7 @@ static void notrace pc_entry_decide(struct pc_point *point,
 
 	/* Last, and under the lock: the unwinder may hit a point too. */
 	if (unlikely(point->cond.given & PC_OPT_CALLER) &&
-	    !pc_callers_hold(point->callers))
+	    !pc_callers_hold(point->callers, 0))
 		return;
 	if (!pc_should_fire(point))
 		return;

@@ -100,7 +100,7 @@ static int pc_return_hit_undecided(struct pc_point *point,
 		return 0;
 	/* The callers are the same at the return: no diversion for them. */
 	if (unlikely(point->cond.given & PC_OPT_CALLER) &&
-	    !pc_callers_hold(point->callers))
+	    !pc_callers_hold(point->callers, pc_entry_link(regs)))
 		return 0;
 	switch (pc_return_divert(point, regs)) {
 	case PC_DIVERT_NONE:
@@ -146,7 +146,8 @@ int pc_point_hit(struct kprobe *kp, struct pt_regs *regs)
 	if (unlikely(point->cond.given & PC_OPT_RETVAL))
 		return pc_return_hit_undecided(point, regs);
 	/* At an entry: argN (a %return point's entry has none). */
-	switch (pc_point_decide(point, pc_trapped_context, regs, PC_OPT_ARG)) {
+	switch (pc_point_decide(point, pc_trapped_context, regs, PC_OPT_ARG,
+				point->rp.kp.offset ? 0 : pc_entry_link(regs))) {
 	case PC_HIT_FILTERED:
 	case PC_HIT_MISSED:
 		return 0;
@@ -194,7 +195,7 @@ int pc_point_return(struct kretprobe_instance *ri, struct pt_regs *regs)
 	point = container_of(rp, struct pc_point, rp);
 	/* Never PC_HIT_RUN_IN_PATH: fatal %return points are entry probes. */
 	if (pc_point_counts(point) &&
-	    pc_point_decide(point, pc_return_context, regs, PC_OPT_RETVAL) ==
+	    pc_point_decide(point, pc_return_context, regs, PC_OPT_RETVAL, 0) ==
 	    PC_HIT_RUN_HERE)
 		pc_point_run_here(point);
 	return 0;
