@@ -9,6 +9,7 @@
  * the full time passed) returns -ETIME, and the hit counts as missed.
  */
 #include <linux/delay.h>
+#include <linux/nmi.h>
 #include <linux/preempt.h>
 #include <linux/rcupdate.h>
 #include <linux/sched.h>
@@ -36,13 +37,16 @@ static int pc_held_up(const char *name, unsigned int ms, u64 start)
 
 /*
  * Only where the path may sleep: a point checks that at each hit, and
- * this is the last word, in the path's own state.
+ * this is the last word, in the path's own state.  A task between
+ * set_current_state() and schedule() may not sleep here either: msleep()
+ * would leave it running, and its schedule() would not wait.
  */
 static int pc_delay_run(unsigned int ms)
 {
 	u64 start;
 
-	if (!in_task() || rcu_preempt_depth() ||
+	if (!in_task() || rcu_preempt_depth() || irqs_disabled() ||
+	    READ_ONCE(current->__state) != TASK_RUNNING ||
 	    (IS_ENABLED(CONFIG_PREEMPT_COUNT) && !preemptible())) {
 		pr_warn_ratelimited("delay: %s[%d] cannot sleep here (preempt_count %#x, interrupts %s)\n",
 				    current->comm, task_pid_nr(current),
@@ -58,15 +62,23 @@ static int pc_delay_run(unsigned int ms)
 /*
  * Interrupts and preemption stay as the path has them; the clock is the
  * NMI-safe one, read between short waits, so the spin lasts ms= however
- * the delay loop was calibrated (QEMU's TCG is slow to count).
+ * the delay loop was calibrated (QEMU's TCG is slow to count).  With
+ * interrupts off, a clock that only a tick moves (jiffies) never gets
+ * there: the waits are counted too, four times what ms= needs.  A spin
+ * asked for is no lockup: it keeps the hard-lockup detector fed, which
+ * with watchdog_thresh=1 checks every 0.8 s.
  */
 static int pc_spin_run(unsigned int ms)
 {
 	u64 start = ktime_get_mono_fast_ns();
 	u64 end = start + (u64)ms * NSEC_PER_MSEC;
+	unsigned long waits = (unsigned long)ms * 800;
 
-	while (ktime_get_mono_fast_ns() < end)
+	while (ktime_get_mono_fast_ns() < end && waits--) {
 		udelay(5);
+		if (irqs_disabled())
+			touch_nmi_watchdog();
+	}
 	return pc_held_up("spin", ms, start);
 }
 
