@@ -269,7 +269,7 @@ def batch_file(path, kind, boot):
     return 'matrix_%s_%s%s.sh' % (path, kind, '_' + word[:24] if word else '')
 
 
-def matrix_cases(kernel, rows, scope='sample', seed='none', fatal_sample=4):
+def matrix_cases(kernel, rows, scope='first', seed='none', fatal_sample=4):
     """{file name: lines} of the matrix's cases on the kernel."""
     paths = paths_of(kernel)
     batches = {}
