@@ -141,6 +141,7 @@ static int __init pc_race_init(void)
 static void __exit pc_race_exit(void)
 {
 	debugfs_remove_recursive(pc_race_dir);
+	kfree_sensitive(pc_race_obj);
 }
 
 module_init(pc_race_init);
