@@ -8,7 +8,7 @@
 # concurrency path of its own (check-long runs it there)
 # needs: lib/reed_solomon/reed_solomon.ko
 # expect-out: unknown_key: write: error EINVAL
-# expect: provoke_crash: crashpoints: line 1, column [0-9]+: unknown option 'foo' \(valid keys: after, every, times, probability, pid, comm, cpu, arg1 to arg6, retval, caller\)
+# expect: provoke_crash: crashpoints: line 1, column [0-9]+: unknown option 'foo' \(valid keys: after, every, times, probability, pid, comm, cpu, arg1 to arg6, retval, caller, ms\)
 # expect-out: odd_key: write: error EINVAL
 # expect: provoke_crash: crashpoints: line 1, column [0-9]+: unknown option 'w\\001e' \(valid keys: 
 # expect-out: no_symbol: write: error ENOENT
@@ -40,7 +40,7 @@
 # expect-out: eligible: @sys@getppid report times=-1 comm=nobody hits=3 eligible=0 filtered=3 fired=0 missed=0 context=atomic
 # expect-out: no_filter: @sys@getppid report after=2 times=-1 hits=3 filtered=1 fired=2 missed=0 context=atomic
 # expect-out: tool_offsets: @sys@getppid\+0x0$
-# expect-out: tool_reason: provoke-crash: column [0-9]+: unknown option 'foo' \(valid keys: after, every, times, probability, pid, comm, cpu, arg1 to arg6, retval, caller\)
+# expect-out: tool_reason: provoke-crash: column [0-9]+: unknown option 'foo' \(valid keys: after, every, times, probability, pid, comm, cpu, arg1 to arg6, retval, caller, ms\)
 # expect-out: tool_reason_module:   the module says: crashpoints: @sys@getppid: cpu=4000: no such CPU
 # expect-out: tool_mod: provoke-crash: note: free_rs is unique in /proc/kallsyms: the plain name works too
 # expect-out: tool_mod: armed: reed_solomon:free_rs report
