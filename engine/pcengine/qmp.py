@@ -80,18 +80,23 @@ class QMP:
             time.sleep(0.02)
         raise QMPError('migration did not complete within %d s' % timeout)
 
+    def set_timeout(self, seconds):
+        """Each later read or command waits at most SECONDS (None: no
+        limit) for QEMU's answer."""
+        self.sock.settimeout(seconds)
+
     def wait_event(self, names, deadline):
         """The next event named in NAMES (its message), or None when
         DEADLINE (time.monotonic(); None: no limit) came first; QMPError
         when QEMU closed the socket (it exited)."""
         while True:
             if deadline is None:
-                self.sock.settimeout(None)
+                self.set_timeout(None)
             else:
                 left = deadline - time.monotonic()
                 if left <= 0:
                     return None
-                self.sock.settimeout(left)
+                self.set_timeout(left)
             try:
                 msg = self._read()
             except (socket.timeout, TimeoutError):

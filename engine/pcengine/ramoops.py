@@ -122,7 +122,7 @@ def wait(o, proc, mon, deadline):
     try:
         stopped = mon.wait_event(('SHUTDOWN',), deadline)
         if stopped is not None:
-            mon.sock.settimeout(READ_TIME)
+            mon.set_timeout(READ_TIME)
             fd, image = tempfile.mkstemp(prefix='pc-ramoops-')
             os.close(fd)
             try:
