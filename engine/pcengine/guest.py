@@ -35,8 +35,9 @@ def boot(o):
                 with open(part, 'rb') as p:
                     shutil.copyfileobj(p, f)
         o = argparse.Namespace(**{**vars(o), 'initrd': initrd})
-    sockets = tempfile.mkdtemp(prefix='pc-boot-')
-    qmp_path = os.path.join(sockets, 'qmp') if o.read_ramoops else None
+    # Only a guest whose ramoops the host reads has a QMP socket.
+    sockets = tempfile.mkdtemp(prefix='pc-boot-') if o.read_ramoops else None
+    qmp_path = os.path.join(sockets, 'qmp') if sockets else None
     cmd = qemu.guest_argv(o, o.console, o.out, qemu.cmdline(o, o.case), stdio=o.stdio,
                           qmp_socket=qmp_path)
     deadline = time.monotonic() + o.timeout if o.timeout else None
@@ -55,7 +56,8 @@ def boot(o):
                 return qemu.wait(proc, deadline)
         return ramoops.wait(o, proc, mon, deadline)
     finally:
-        shutil.rmtree(sockets, ignore_errors=True)
+        if sockets:
+            shutil.rmtree(sockets, ignore_errors=True)
 
 
 def run(o):
