@@ -25,7 +25,9 @@ class Proc:
 
 def serve(path, replies):
     """Accept one client, greet it, and answer each command it sends with
-    the next of REPLIES (a list of JSON lines); record what it sent."""
+    the next of REPLIES (a list of JSON lines), or with what REPLIES (a
+    function of the command and the connection's file) writes itself,
+    until it returns False; record what the client sent."""
     got = []
     srv = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     srv.bind(path)
@@ -36,12 +38,16 @@ def serve(path, replies):
         f = conn.makefile('rw')
         f.write(json.dumps({'QMP': {'version': {}}}) + '\n')
         f.flush()
-        for reply in replies:
+        queue = None if callable(replies) else list(replies)
+        while queue is None or queue:
             line = f.readline()
             if not line:
                 break
             got.append(json.loads(line))
-            f.write(reply)
+            if queue is not None:
+                f.write(queue.pop(0))
+            elif not replies(got[-1], f):
+                break
             f.flush()
         conn.close()
         srv.close()

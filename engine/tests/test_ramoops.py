@@ -8,11 +8,9 @@ import argparse
 import gzip
 import json
 import os
-import socket
 import struct
 import subprocess
 import tempfile
-import threading
 import unittest
 import zlib
 
@@ -122,42 +120,33 @@ class FakeQEMU:
 
     def __init__(self, path, image, stop_after=0.0, pmemsave_error=None):
         self.returncode = None
-        self.got = []
-        srv = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-        srv.bind(path)
-        srv.listen(1)
 
-        def run():
-            conn, _ = srv.accept()
-            f = conn.makefile('rw')
-            f.write(json.dumps({'QMP': {}}) + '\n')
-            f.flush()
-            for line in f:
-                cmd = json.loads(line)
-                self.got.append(cmd['execute'])
-                if cmd['execute'] == 'qmp_capabilities':
-                    f.write(ok())
-                    f.flush()
-                    qmp.time.sleep(stop_after)
-                    f.write(json.dumps({'event': 'SHUTDOWN'}) + '\n')
-                elif cmd['execute'] == 'pmemsave':
-                    if pmemsave_error:
-                        f.write(json.dumps({'error': {'desc': pmemsave_error}}) + '\n')
-                    else:
-                        with open(cmd['arguments']['filename'], 'wb') as out:
-                            out.write(image[:cmd['arguments']['size']])
-                        f.write(ok())
-                elif cmd['execute'] == 'quit':
-                    f.write(ok())
-                    f.flush()
-                    self.returncode = 0
-                    break
+        def answer(cmd, f):
+            name = cmd['execute']
+            if name == 'qmp_capabilities':
+                f.write(ok())
                 f.flush()
-            conn.close()
-            srv.close()
+                qmp.time.sleep(stop_after)
+                f.write(json.dumps({'event': 'SHUTDOWN'}) + '\n')
+            elif name == 'pmemsave' and pmemsave_error:
+                f.write(json.dumps({'error': {'desc': pmemsave_error}}) + '\n')
+            elif name == 'pmemsave':
+                with open(cmd['arguments']['filename'], 'wb') as out:
+                    out.write(image[:cmd['arguments']['size']])
+                f.write(ok())
+            elif name == 'quit':
+                f.write(ok())
+                f.flush()
+                self.returncode = 0
+                return False
+            return True
 
-        self.thread = threading.Thread(target=run, daemon=True)
-        self.thread.start()
+        self.sent, self.thread = serve(path, answer)
+
+    @property
+    def got(self):
+        """The names of the commands the client sent, in order."""
+        return [cmd['execute'] for cmd in self.sent]
 
     def poll(self):
         return self.returncode
