@@ -112,11 +112,11 @@ int pc_crash_run(const struct pc_crash_type *type, const char *where,
 {
 	int ret;
 
-	pr_info("%s: %s: %s\n", where, type->name, type->description);
+	/* A stall says, in one line, what it is about to do or why not. */
 	if (type->fate == PC_FATE_STALL)
-		ret = pc_crash_stall(type, ms);
-	else
-		ret = type->run();
+		return pc_crash_stall(type, where, ms);
+	pr_info("%s: %s: %s\n", where, type->name, type->description);
+	ret = type->run();
 	/* EOPNOTSUPP: the routine has said why (XFAIL: and the option). */
 	if (ret && ret != -EINPROGRESS && ret != -EOPNOTSUPP)
 		pr_err("%s: could not run: error %d\n", type->name, ret);

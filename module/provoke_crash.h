@@ -32,8 +32,13 @@ extern const struct pc_crash_type pc_crash_types[PC_NR_CRASH_TYPES];
 int pc_crash_run(const struct pc_crash_type *type, const char *where,
 		 unsigned int ms);
 
-/* crashes/delays.c: run delay or spin for @ms milliseconds. */
-int pc_crash_stall(const struct pc_crash_type *type, unsigned int ms);
+/*
+ * crashes/delays.c: run delay or spin at @where for @ms milliseconds; 0,
+ * or an error once it said why (rate-limited, as a stall may sit on a hot
+ * path with times=-1).
+ */
+int pc_crash_stall(const struct pc_crash_type *type, const char *where,
+		   unsigned int ms);
 
 /*
  * Whether a crash routine that returned @ret did what @type names: a

@@ -11,6 +11,7 @@
 #include <linux/delay.h>
 #include <linux/nmi.h>
 #include <linux/preempt.h>
+#include <linux/ratelimit.h>
 #include <linux/rcupdate.h>
 #include <linux/sched.h>
 #include <linux/smp.h>
@@ -19,17 +20,37 @@
 #include "../provoke_crash.h"
 #include "provoke_crash_parse.h"
 
+/*
+ * What the stalls log, for every type and point at once: a stall on a hot
+ * path with times=-1 fires as often as the path runs.  A fire logs its
+ * two lines (what it does, how long it took) or none; a hit that cannot
+ * stall logs its one line.  The counters count every hit regardless.
+ * 32 in 5 s: a two-CPU run of every path (the bench's) fires 16 stalls
+ * in a few seconds and counts their lines.
+ */
+static DEFINE_RATELIMIT_STATE(pc_stall_told, 5 * HZ, 32);
+
+/* Say what @type does at @where, if this fire may log: whether it may. */
+static bool pc_stall_begin(const struct pc_crash_type *type, const char *where)
+{
+	if (!__ratelimit(&pc_stall_told))
+		return false;
+	pr_info("%s: %s: %s\n", where, type->name, type->description);
+	return true;
+}
+
 /* Say how long the path was held up since @start: 0, or -ETIME if short. */
-static int pc_held_up(const char *name, unsigned int ms, u64 start)
+static int pc_held_up(const char *name, unsigned int ms, u64 start, bool tell)
 {
 	u64 took = ktime_get_mono_fast_ns() - start;
 
-	pr_info("%s: held up %s[%d] on CPU %d for %llu us (ms=%u)\n", name,
-		current->comm, task_pid_nr(current), raw_smp_processor_id(),
-		took / NSEC_PER_USEC, ms);
+	if (tell)
+		pr_info("%s: held up %s[%d] on CPU %d for %llu us (ms=%u)\n",
+			name, current->comm, task_pid_nr(current),
+			raw_smp_processor_id(), took / NSEC_PER_USEC, ms);
 	if (took < (u64)ms * NSEC_PER_MSEC) {
-		pr_err("%s: held up %llu us, short of ms=%u\n", name,
-		       took / NSEC_PER_USEC, ms);
+		pr_err_ratelimited("%s: held up %llu us, short of ms=%u\n", name,
+				   took / NSEC_PER_USEC, ms);
 		return -ETIME;
 	}
 	return 0;
@@ -41,22 +62,27 @@ static int pc_held_up(const char *name, unsigned int ms, u64 start)
  * set_current_state() and schedule() may not sleep here either: msleep()
  * would leave it running, and its schedule() would not wait.
  */
-static int pc_delay_run(unsigned int ms)
+static int pc_delay_run(const struct pc_crash_type *type, const char *where,
+			unsigned int ms)
 {
+	bool tell;
 	u64 start;
 
 	if (!in_task() || rcu_preempt_depth() || irqs_disabled() ||
 	    READ_ONCE(current->__state) != TASK_RUNNING ||
 	    (IS_ENABLED(CONFIG_PREEMPT_COUNT) && !preemptible())) {
-		pr_warn_ratelimited("delay: %s[%d] cannot sleep here (preempt_count %#x, interrupts %s)\n",
-				    current->comm, task_pid_nr(current),
-				    preempt_count(),
-				    irqs_disabled() ? "off" : "on");
+		if (__ratelimit(&pc_stall_told))
+			pr_warn("%s: delay: %s[%d] cannot sleep here (preempt_count %#x, interrupts %s, state %#x)\n",
+				where, current->comm, task_pid_nr(current),
+				preempt_count(),
+				irqs_disabled() ? "off" : "on",
+				READ_ONCE(current->__state));
 		return -EAGAIN;
 	}
+	tell = pc_stall_begin(type, where);
 	start = ktime_get_mono_fast_ns();
 	msleep(ms);
-	return pc_held_up("delay", ms, start);
+	return pc_held_up("delay", ms, start, tell);
 }
 
 /*
@@ -68,8 +94,10 @@ static int pc_delay_run(unsigned int ms)
  * asked for is no lockup: it keeps the hard-lockup detector fed, which
  * with watchdog_thresh=1 checks every 0.8 s.
  */
-static int pc_spin_run(unsigned int ms)
+static int pc_spin_run(const struct pc_crash_type *type, const char *where,
+		       unsigned int ms)
 {
+	bool tell = pc_stall_begin(type, where);
 	u64 start = ktime_get_mono_fast_ns();
 	u64 end = start + (u64)ms * NSEC_PER_MSEC;
 	unsigned long waits = (unsigned long)ms * 800;
@@ -79,25 +107,27 @@ static int pc_spin_run(unsigned int ms)
 		if (irqs_disabled())
 			touch_nmi_watchdog();
 	}
-	return pc_held_up("spin", ms, start);
+	return pc_held_up("spin", ms, start, tell);
 }
 
-int pc_crash_stall(const struct pc_crash_type *type, unsigned int ms)
+int pc_crash_stall(const struct pc_crash_type *type, const char *where,
+		   unsigned int ms)
 {
 	if (!ms)
 		ms = PC_MS_DEFAULT;
 	if (type == &pc_crash_types[PC_TYPE_spin])
-		return pc_spin_run(min_t(unsigned int, ms, PC_SPIN_MS_MAX));
-	return pc_delay_run(ms);
+		return pc_spin_run(type, where,
+				   min_t(unsigned int, ms, PC_SPIN_MS_MAX));
+	return pc_delay_run(type, where, ms);
 }
 
 /* The trigger files: the default time. */
 int pc_crash_delay(void)
 {
-	return pc_delay_run(PC_MS_DEFAULT);
+	return pc_crash_stall(&pc_crash_types[PC_TYPE_delay], "trigger", 0);
 }
 
 int pc_crash_spin(void)
 {
-	return pc_spin_run(PC_MS_DEFAULT);
+	return pc_crash_stall(&pc_crash_types[PC_TYPE_spin], "trigger", 0);
 }
