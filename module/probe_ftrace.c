@@ -125,10 +125,11 @@ static __always_inline struct pc_point *pc_entry_find(unsigned long ip)
  * has passed.
  */
 static void notrace pc_entry_decide(struct pc_point *point,
-				    unsigned int levels)
+				    unsigned int levels, int bit)
 {
 	struct pc_path *path;
 	unsigned int i;
+	bool stall;
 
 	/* Last, and under the lock: the unwinder may hit a point too. */
 	if (unlikely(point->cond.given & PC_OPT_CALLER) &&
@@ -153,21 +154,40 @@ static void notrace pc_entry_decide(struct pc_point *point,
 		return;
 	}
 	path->ms = point->cond.ms;
+	stall = point->type->fate == PC_FATE_STALL;
+	if (stall && pc_path_stall_nests(path, trace_get_context_bit())) {
+		pc_path_give_back(path);
+		pc_point_missed(point);
+		return;
+	}
 	/*
 	 * A fatal crash never returns to ftrace: give the path back its own
 	 * preemption state (the recursion bits for this context stay set:
 	 * this task, which is to die, traces nothing more).  So does a
 	 * stall (delay, spin), which then lets the path go on: it sleeps or
 	 * spins in the path's own state, the slot's module reference
-	 * keeping our code, and traces nothing in between.  Nothing here
-	 * reads the point again: it may be freed while the crash runs.  If
-	 * the crash does not happen (the kernel lacks what the type needs),
-	 * the slot counts the hit missed by the point's id, the levels are
-	 * taken again and the traced function runs on.
+	 * keeping our code.  It also gives back the recursion lock while it
+	 * waits, so that other tracers (and livepatch, which warns) still
+	 * see what its task runs meanwhile; a hit of a stall in that, in
+	 * this task and context, is missed above instead of nesting.
+	 * Nothing here reads the point again: it may be freed while the
+	 * crash runs.  If the crash does not happen (the kernel lacks what
+	 * the type needs), the slot counts the hit missed by the point's id,
+	 * the levels are taken again and the traced function runs on.
 	 */
 	for (i = 0; i < levels; i++)
 		preempt_enable_notrace();
+	if (stall) {
+		barrier();
+		trace_recursion_clear(bit);
+		barrier();
+	}
 	pc_path_run_or_resume(path);
+	if (stall) {
+		barrier();
+		trace_recursion_set(bit);
+		barrier();
+	}
 	for (i = 0; i < levels; i++)
 		preempt_disable_notrace();
 	pc_path_give_back(path);
@@ -241,7 +261,7 @@ static noinline void notrace pc_entry_eligible(struct pc_point *point,
 		return;
 	}
 	raw_local_irq_restore(flags);
-	pc_entry_decide(point, pc_entry_levels(caller));
+	pc_entry_decide(point, pc_entry_levels(caller), bit);
 	ftrace_test_recursion_unlock(bit);
 }
 

@@ -125,6 +125,7 @@ struct pc_path *notrace pc_path_claim(const struct pc_crash_type *type,
 		path->point_id = point_id;
 		path->ret_addr = 0;
 		path->ms = 0;
+		path->stall_context = -1;
 		path->ran = false;
 		path->resumable = false;
 		path->land = NULL;
@@ -142,6 +143,28 @@ struct pc_path *notrace pc_path_claim(const struct pc_crash_type *type,
 }
 
 NOKPROBE_SYMBOL(pc_path_claim);
+
+bool notrace pc_path_stall_nests(struct pc_path *path, int context)
+{
+	struct pc_path *other;
+	int i;
+
+	/* current's own slots: only current writes their stall_context. */
+	for (i = 0; i < PC_PATH_SLOTS; i++) {
+		other = &pc_paths[i];
+		if (other != path && READ_ONCE(other->task) == current &&
+		    other->stall_context == context) {
+			pr_warn_ratelimited("crashpoints: %s: %s missed: the task is held up in this context by a stall already (at %s), and this hit is in what that stall runs\n",
+					    path->where, path->type->name,
+					    other->where);
+			return true;
+		}
+	}
+	path->stall_context = context;
+	return false;
+}
+
+NOKPROBE_SYMBOL(pc_path_stall_nests);
 
 struct pc_path *pc_path_find_frame(unsigned long sp)
 {

@@ -36,6 +36,7 @@ struct pc_path {
 	unsigned long shift_bytes;	/* its stack arguments, copied down */
 	unsigned long seq;		/* claim order: the newest wins a tie */
 	unsigned int ms;		/* a stall's ms=; 0: its default */
+	int stall_context;		/* a stall's ftrace context bit; -1 */
 	bool ran;			/* its crash was started */
 	bool resumable;			/* %return: its caller may go on */
 	/*
@@ -72,6 +73,14 @@ struct pc_path *pc_path_claim(const struct pc_crash_type *type,
 			      const char *where,
 			      void (*missed)(unsigned long point_id),
 			      unsigned long point_id);
+
+/*
+ * Before a stall runs in @path (current's, just claimed) in ftrace's
+ * recursion @context: true, with a line, if current already stalls in
+ * that context (a hit in what that stall runs, which must not nest);
+ * else marks @path as stalling there.
+ */
+bool pc_path_stall_nests(struct pc_path *path, int context);
 
 /* The current task's diverted frame nearest at or above @sp. */
 struct pc_path *pc_path_find_frame(unsigned long sp);
