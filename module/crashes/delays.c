@@ -88,11 +88,13 @@ static int pc_delay_run(const struct pc_crash_type *type, const char *where,
 /*
  * Interrupts and preemption stay as the path has them; the clock is the
  * NMI-safe one, read between short waits, so the spin lasts ms= however
- * the delay loop was calibrated (QEMU's TCG is slow to count).  With
- * interrupts off, a clock that only a tick moves (jiffies) never gets
- * there: the waits are counted too, four times what ms= needs.  A spin
- * asked for is no lockup: it keeps the hard-lockup detector fed, which
- * with watchdog_thresh=1 checks every 0.8 s.
+ * the delay loop was calibrated (QEMU's TCG is slow to count, and on a
+ * second vCPU udelay() may wait a tenth of what it says).  Only a clock
+ * that stands still needs a bound of its own: with interrupts off, one
+ * that only a tick moves (jiffies) never gets there.  So the waits in
+ * which it did not move are counted, up to four times what ms= needs.
+ * A spin asked for is no lockup: it keeps the hard-lockup detector fed,
+ * which with watchdog_thresh=1 checks every 0.8 s.
  */
 static int pc_spin_run(const struct pc_crash_type *type, const char *where,
 		       unsigned int ms)
@@ -100,12 +102,17 @@ static int pc_spin_run(const struct pc_crash_type *type, const char *where,
 	bool tell = pc_stall_begin(type, where);
 	u64 start = ktime_get_mono_fast_ns();
 	u64 end = start + (u64)ms * NSEC_PER_MSEC;
-	unsigned long waits = (unsigned long)ms * 800;
+	unsigned long still = (unsigned long)ms * 800;
+	u64 now = start, last;
 
-	while (ktime_get_mono_fast_ns() < end && waits--) {
+	while (now < end && still) {
 		udelay(5);
 		if (irqs_disabled())
 			touch_nmi_watchdog();
+		last = now;
+		now = ktime_get_mono_fast_ns();
+		if (now == last)
+			still--;
 	}
 	return pc_held_up("spin", ms, start, tell);
 }
