@@ -155,11 +155,9 @@ static void notrace pc_entry_decide(struct pc_point *point,
 	}
 	path->ms = point->cond.ms;
 	stall = point->type->fate == PC_FATE_STALL;
-	if (stall && pc_path_stall_nests(path, trace_get_context_bit())) {
-		pc_path_give_back(path);
-		pc_point_missed(point);
-		return;
-	}
+	/* What pc_path_stalling() looks for, in this task's later hits. */
+	if (stall)
+		WRITE_ONCE(path->stall_context, trace_get_context_bit());
 	/*
 	 * A fatal crash never returns to ftrace: give the path back its own
 	 * preemption state (the recursion bits for this context stay set:
@@ -169,7 +167,10 @@ static void notrace pc_entry_decide(struct pc_point *point,
 	 * keeping our code.  It also gives back the recursion lock while it
 	 * waits, so that other tracers (and livepatch, which warns) still
 	 * see what its task runs meanwhile; a hit of a stall in that, in
-	 * this task and context, is missed above instead of nesting.
+	 * this task and context, is missed instead of nesting (see
+	 * pc_entry_eligible()).  Reached through the list function (a site
+	 * shared with another ops), the list's own bit for this context
+	 * stays set: its sites then nest one level only, as before.
 	 * Nothing here reads the point again: it may be freed while the
 	 * crash runs.  If the crash does not happen (the kernel lacks what
 	 * the type needs), the slot counts the hit missed by the point's id,
@@ -261,6 +262,17 @@ static noinline void notrace pc_entry_eligible(struct pc_point *point,
 		return;
 	}
 	raw_local_irq_restore(flags);
+	/*
+	 * A stall's hit in what a stall of this task runs, in this context:
+	 * missed, as a recursion is (the stall gave the lock back).
+	 */
+	if (unlikely(point->type->fate == PC_FATE_STALL) &&
+	    pc_path_stalling(point->type, point->where,
+			     trace_get_context_bit())) {
+		atomic_long_inc(&point->missed);
+		ftrace_test_recursion_unlock(bit);
+		return;
+	}
 	pc_entry_decide(point, pc_entry_levels(caller), bit);
 	ftrace_test_recursion_unlock(bit);
 }

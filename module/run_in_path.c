@@ -125,7 +125,7 @@ struct pc_path *notrace pc_path_claim(const struct pc_crash_type *type,
 		path->point_id = point_id;
 		path->ret_addr = 0;
 		path->ms = 0;
-		path->stall_context = -1;
+		WRITE_ONCE(path->stall_context, -1);
 		path->ran = false;
 		path->resumable = false;
 		path->land = NULL;
@@ -144,27 +144,26 @@ struct pc_path *notrace pc_path_claim(const struct pc_crash_type *type,
 
 NOKPROBE_SYMBOL(pc_path_claim);
 
-bool notrace pc_path_stall_nests(struct pc_path *path, int context)
+bool notrace pc_path_stalling(const struct pc_crash_type *type,
+			      const char *where, int context)
 {
-	struct pc_path *other;
+	struct pc_path *path;
 	int i;
 
-	/* current's own slots: only current writes their stall_context. */
+	/* current's own slots: only current marks them, or frees them. */
 	for (i = 0; i < PC_PATH_SLOTS; i++) {
-		other = &pc_paths[i];
-		if (other != path && READ_ONCE(other->task) == current &&
-		    other->stall_context == context) {
+		path = &pc_paths[i];
+		if (READ_ONCE(path->task) == current &&
+		    READ_ONCE(path->stall_context) == context) {
 			pr_warn_ratelimited("crashpoints: %s: %s missed: the task is held up in this context by a stall already (at %s), and this hit is in what that stall runs\n",
-					    path->where, path->type->name,
-					    other->where);
+					    where, type->name, path->where);
 			return true;
 		}
 	}
-	path->stall_context = context;
 	return false;
 }
 
-NOKPROBE_SYMBOL(pc_path_stall_nests);
+NOKPROBE_SYMBOL(pc_path_stalling);
 
 struct pc_path *pc_path_find_frame(unsigned long sp)
 {
@@ -209,6 +208,7 @@ static void pc_path_release(struct pc_path *path, struct task_struct *task,
 		return;
 	unlanded = ended && READ_ONCE(path->frame) && !READ_ONCE(path->ran);
 	WRITE_ONCE(path->frame, 0);
+	WRITE_ONCE(path->stall_context, -1);
 	if (cmpxchg(&path->task, task, NULL) != task)
 		return;
 	if (unlanded) {

@@ -36,7 +36,7 @@ struct pc_path {
 	unsigned long shift_bytes;	/* its stack arguments, copied down */
 	unsigned long seq;		/* claim order: the newest wins a tie */
 	unsigned int ms;		/* a stall's ms=; 0: its default */
-	int stall_context;		/* a stall's ftrace context bit; -1 */
+	int stall_context;		/* a running stall's ftrace context; -1 */
 	bool ran;			/* its crash was started */
 	bool resumable;			/* %return: its caller may go on */
 	/*
@@ -75,12 +75,13 @@ struct pc_path *pc_path_claim(const struct pc_crash_type *type,
 			      unsigned long point_id);
 
 /*
- * Before a stall runs in @path (current's, just claimed) in ftrace's
- * recursion @context: true, with a line, if current already stalls in
- * that context (a hit in what that stall runs, which must not nest);
- * else marks @path as stalling there.
+ * Whether current already stalls (delay, spin) in ftrace's recursion
+ * @context: a hit of @type at @where is then in what that stall runs, and
+ * must not nest a stall in it (logs why).  A stall marks its slot's
+ * ->stall_context before it runs; the mark goes with the slot.
  */
-bool pc_path_stall_nests(struct pc_path *path, int context);
+bool pc_path_stalling(const struct pc_crash_type *type, const char *where,
+		      int context);
 
 /* The current task's diverted frame nearest at or above @sp. */
 struct pc_path *pc_path_find_frame(unsigned long sp);
