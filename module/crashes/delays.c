@@ -11,7 +11,8 @@
 #include <linux/delay.h>
 #include <linux/nmi.h>
 #include <linux/preempt.h>
-#include <linux/ratelimit.h>
+#include <linux/atomic.h>
+#include <linux/jiffies.h>
 #include <linux/rcupdate.h>
 #include <linux/sched.h>
 #include <linux/smp.h>
@@ -25,15 +26,33 @@
  * path with times=-1 fires as often as the path runs.  A fire logs its
  * two lines (what it does, how long it took) or none; a hit that cannot
  * stall logs its one line.  The counters count every hit regardless.
- * 32 in 5 s: a two-CPU run of every path (the bench's) fires 16 stalls
- * in a few seconds and counts their lines.
+ * At most PC_STALL_LINES fires or refusals log in PC_STALL_WINDOW: a
+ * two-CPU run of every path (the bench's) fires 16 stalls in a few
+ * seconds and counts their lines.  Atomics, not __ratelimit(): its
+ * trylock drops a line when two CPUs stall at once.
  */
-static DEFINE_RATELIMIT_STATE(pc_stall_told, 5 * HZ, 32);
+#define PC_STALL_LINES	32
+#define PC_STALL_WINDOW	(5 * HZ)
+
+static atomic_t pc_stall_told = ATOMIC_INIT(0);
+static unsigned long pc_stall_since;	/* jiffies; cmpxchg() moves it */
+
+/* Whether this fire or refusal may log. */
+static bool pc_stall_may_tell(void)
+{
+	unsigned long since = READ_ONCE(pc_stall_since);
+
+	/* One CPU opens the next window; a count it misses is one line. */
+	if (time_after(jiffies, since + PC_STALL_WINDOW) &&
+	    cmpxchg(&pc_stall_since, since, jiffies) == since)
+		atomic_set(&pc_stall_told, 0);
+	return atomic_inc_return(&pc_stall_told) <= PC_STALL_LINES;
+}
 
 /* Say what @type does at @where, if this fire may log: whether it may. */
 static bool pc_stall_begin(const struct pc_crash_type *type, const char *where)
 {
-	if (!__ratelimit(&pc_stall_told))
+	if (!pc_stall_may_tell())
 		return false;
 	pr_info("%s: %s: %s\n", where, type->name, type->description);
 	return true;
@@ -71,7 +90,7 @@ static int pc_delay_run(const struct pc_crash_type *type, const char *where,
 	if (!in_task() || rcu_preempt_depth() || irqs_disabled() ||
 	    READ_ONCE(current->__state) != TASK_RUNNING ||
 	    (IS_ENABLED(CONFIG_PREEMPT_COUNT) && !preemptible())) {
-		if (__ratelimit(&pc_stall_told))
+		if (pc_stall_may_tell())
 			pr_warn("%s: delay: %s[%d] cannot sleep here (preempt_count %#x, interrupts %s, state %#x)\n",
 				where, current->comm, task_pid_nr(current),
 				preempt_count(),
@@ -92,9 +111,10 @@ static int pc_delay_run(const struct pc_crash_type *type, const char *where,
  * second vCPU udelay() may wait a tenth of what it says).  Only a clock
  * that stands still needs a bound of its own: with interrupts off, one
  * that only a tick moves (jiffies) never gets there.  So the waits in
- * which it did not move are counted, up to four times what ms= needs.
- * A spin asked for is no lockup: it keeps the hard-lockup detector fed,
- * which with watchdog_thresh=1 checks every 0.8 s.
+ * which it did not move are counted, up to four times what ms= needs;
+ * and all of them, up to forty times, for a clock that crawls.  A spin
+ * asked for is no lockup: it keeps the hard-lockup detector fed, which
+ * with watchdog_thresh=1 checks every 0.8 s.
  */
 static int pc_spin_run(const struct pc_crash_type *type, const char *where,
 		       unsigned int ms)
@@ -103,13 +123,15 @@ static int pc_spin_run(const struct pc_crash_type *type, const char *where,
 	u64 start = ktime_get_mono_fast_ns();
 	u64 end = start + (u64)ms * NSEC_PER_MSEC;
 	unsigned long still = (unsigned long)ms * 800;
-	u64 now = start, last;
+	unsigned long all = (unsigned long)ms * 8000;
+	u64 now = start;
 
-	while (now < end && still) {
+	while (now < end && still && all--) {
+		u64 last = now;
+
 		udelay(5);
 		if (irqs_disabled())
 			touch_nmi_watchdog();
-		last = now;
 		now = ktime_get_mono_fast_ns();
 		if (now == last)
 			still--;
@@ -128,7 +150,10 @@ int pc_crash_stall(const struct pc_crash_type *type, const char *where,
 	return pc_delay_run(type, where, ms);
 }
 
-/* The trigger files: the default time. */
+/*
+ * The table's run routines, for its shape: pc_crash_run() sends a stall
+ * to pc_crash_stall() itself, with the place and ms=.
+ */
 int pc_crash_delay(void)
 {
 	return pc_crash_stall(&pc_crash_types[PC_TYPE_delay], "trigger", 0);
