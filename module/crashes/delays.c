@@ -8,11 +8,11 @@
  * a delay cut short (it cannot be, but a hit counts as fired only when
  * the full time passed) returns -ETIME, and the hit counts as missed.
  */
+#include <linux/atomic.h>
 #include <linux/delay.h>
+#include <linux/jiffies.h>
 #include <linux/nmi.h>
 #include <linux/preempt.h>
-#include <linux/atomic.h>
-#include <linux/jiffies.h>
 #include <linux/rcupdate.h>
 #include <linux/sched.h>
 #include <linux/smp.h>
