@@ -24,8 +24,9 @@
 /*
  * What the stalls log, for every type and point at once: a stall on a hot
  * path with times=-1 fires as often as the path runs.  A fire logs its
- * two lines (what it does, how long it took) or none; a hit that cannot
- * stall logs its one line.  The counters count every hit regardless.
+ * lines (what it does, how long it took, and if short, by how much) or
+ * none; a hit that cannot stall logs its one line.  The counters count
+ * every hit regardless.
  * At most PC_STALL_LINES fires or refusals log in PC_STALL_WINDOW: a
  * two-CPU run of every path (the bench's) fires 16 stalls in a few
  * seconds and counts their lines.  Atomics, not __ratelimit(): its
@@ -68,8 +69,9 @@ static int pc_held_up(const char *name, unsigned int ms, u64 start, bool tell)
 			name, current->comm, task_pid_nr(current),
 			raw_smp_processor_id(), took / NSEC_PER_USEC, ms);
 	if (took < (u64)ms * NSEC_PER_MSEC) {
-		pr_err_ratelimited("%s: held up %llu us, short of ms=%u\n", name,
-				   took / NSEC_PER_USEC, ms);
+		if (tell)
+			pr_err("%s: held up %llu us, short of ms=%u\n", name,
+			       took / NSEC_PER_USEC, ms);
 		return -ETIME;
 	}
 	return 0;
