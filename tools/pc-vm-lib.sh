@@ -9,6 +9,8 @@
 
 PC_ROOT=${PC_ROOT:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}
 PC_OUT=${PC_OUT:-$PC_ROOT/build}
+# Absolute: the module's build runs make -C in the kernel's tree.
+case $PC_OUT in /*) ;; *) PC_OUT=$PWD/$PC_OUT ;; esac
 
 # The engine's Python: Debian's own where it is, the one the engine is
 # written for (Debian 12's 3.11 and its standard library).  It starts in
