@@ -9,6 +9,8 @@ order and with the overlap a run needs, then writes the report:
   after another, while the guests of the series already prepared run;
 - the guests, at most PC_JOBS at once, each series' in its own order
   (the LKDTM selftest, the batches, then single cases);
+- from the start, beside the first preparation, the build of a kernel
+  built from source (debug, clang), unless it is cached;
 - beside them, with no guest slot: the lint gates (once the first
   series is prepared) and the host gates (once the series the shard
   check lists is); in a slot: the VM runner's cases (then too) and its
@@ -50,6 +52,9 @@ UNIT_DONE = {'parse_test': '# unit tests done', 'compare_test': '# compare tests
 # Steps beside the guests whose results are files they write: one that
 # a signal ends (or that cannot run) is a failure of its own.
 GATES = ('lint', 'host-gates', 'vm-case', 'vm-kernel-paths', 'kdump-crash')
+# The series whose kernel is built from source (tools/pc-debug-kernel.sh,
+# cached): the longest preparation by far.
+BUILT_KERNELS = ('debug', 'clang')
 # The series the shard check lists: the run's first Debian one; the
 # host gates wait for it to be prepared, and get it as
 # PC_STEP_SHARD_SERIES.
@@ -201,6 +206,8 @@ class Run:
         self.filter = self.env.get('PC_CASES') or '.'
         self.order = []
         self.broken = []
+        # What runs a step (the unit tests give a fake one).
+        self.step_command = (STEP,)
 
     def setup(self):
         said = dict(line.split('=', 1) for line in
@@ -264,7 +271,7 @@ class Run:
         return 0
 
     def schedule(self):
-        sched = Scheduler(self.slots)
+        sched = Scheduler(self.slots, self.step_command)
         first = [s for s in self.names if s in SHARD_LISTED]
         gates_k = self.names.index(first[0]) + 1 if first else 1
         # The shard check lists that series (none: it skips, saying so).
@@ -273,6 +280,13 @@ class Run:
                     and matches(self.filter, 'vm/readme_first_command'))
         vm_late = False
         sched.add(self.prepare_step(1, 0))
+        # A kernel built from source starts building now, at the lowest
+        # priority, on what the preparations and guests leave idle, not
+        # when its series' turn comes: it would then end the run late.
+        # Its preparation finds it built (or waits on the build's lock).
+        for series in self.names[1:]:
+            if series in BUILT_KERNELS:
+                sched.add(Step(['kernel-build', series], False, self.env))
         try:
             while sched.busy():
                 sched.fill()
@@ -280,6 +294,8 @@ class Run:
                 if step.kind in GATES and (status < 0 or status >= 126):
                     self.broken.append('not ok bench/%s # its step ended with status %d'
                                        ' (see the run log)\n' % (step.kind, status))
+                if step.kind == 'kernel-build' and status:
+                    raise Stop('building the %s kernel failed (why: above)' % step.args[1])
                 if step.kind != 'prepare':
                     continue
                 k = int(step.args[1])

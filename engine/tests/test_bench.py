@@ -93,6 +93,52 @@ class Scheduling(unittest.TestCase):
         self.assertFalse(os.path.exists(self.log))
 
 
+# A bench-step that logs each step it runs, and whose preparations say
+# their series is ready with no guests.
+FAKE_STEP = '''
+echo "$*" >>"$LOG"
+if [ "$1" = prepare ]; then
+	[ "$3" = debug ] && grep -q 'kernel-build debug' "$LOG" && echo built-first >>"$LOG"
+	echo "rel-$3" >"$PREP/$2.ready"
+	echo 0 >"$PREP/$2.dealt"
+	: >"$PREP/$2.order"
+	: >"$PREP/$2.jobs"
+fi
+'''
+
+
+class Schedule(unittest.TestCase):
+    def test_a_built_kernel_starts_building_with_the_first_preparation(self):
+        with tempfile.TemporaryDirectory() as d:
+            log = os.path.join(d, 'log')
+            env = {'PATH': os.environ['PATH'], 'LOG': log, 'PREP': d,
+                   'PC_LINT': '0', 'PC_CASES': 'none'}
+            run = bench.Run(dict(env, PC_KERNELS='6.1 6.12 debug'))
+            run.names = ['6.1', '6.12', 'debug']
+            run.prep = d
+            run.step_command = ('sh', '-c', FAKE_STEP, 'bench-step')
+            run.schedule()
+            with open(log) as f:
+                steps = f.read().split('\n')
+        # Both start at once: the build does not wait for the others.
+        self.assertEqual(sorted(steps[:2]), ['kernel-build debug', 'prepare 1 6.1'])
+        self.assertIn('built-first', steps)
+        self.assertEqual(steps.count('kernel-build debug'), 1)
+
+    def test_a_failed_build_stops_the_run_saying_which(self):
+        with tempfile.TemporaryDirectory() as d:
+            env = {'PATH': os.environ['PATH'], 'LOG': os.path.join(d, 'log'), 'PREP': d,
+                   'PC_LINT': '0', 'PC_CASES': 'none'}
+            run = bench.Run(dict(env, PC_KERNELS='6.1 clang'))
+            run.names = ['6.1', 'clang']
+            run.prep = d
+            run.step_command = ('sh', '-c', '[ "$1" = kernel-build ] && exit 2;' + FAKE_STEP,
+                                'bench-step')
+            with self.assertRaises(bench.Stop) as stop:
+                run.schedule()
+        self.assertEqual(str(stop.exception), 'building the clang kernel failed (why: above)')
+
+
 class Report(unittest.TestCase):
     def test_a_case_without_a_result_fails_by_name(self):
         run = bench.Run({'PC_KERNELS': '6.1 6.1-rt arm64-6.1'})
