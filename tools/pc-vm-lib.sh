@@ -411,8 +411,17 @@ pc_pack_initramfs() {
 	rm -rf "$root"
 	mkdir -p "$root"/{bin,sbin,etc,proc,sys,dev,tmp,cases,usr/bin,usr/sbin}
 	cp "$from/bin/busybox" "$root/bin/busybox"
-	cp "$dir/src/module/provoke_crash.ko" "$root/"
-	[ -f "$dir/src/twin/provoke_crash_twin.ko" ] && cp "$dir/src/twin/provoke_crash_twin.ko" "$root/"
+	# Without their DWARF, 4.3 MB of each 4.7: every boot unpacks them,
+	# every insmod reads them, and nothing in the guest reads it (a
+	# vmcore is opened on the host, with the build's own .ko).
+	local strip=strip
+	[ "$(pc_rel_arch "$rel")" = arm64 ] && strip=aarch64-linux-gnu-strip
+	"$strip" --strip-debug -o "$root/provoke_crash.ko" "$dir/src/module/provoke_crash.ko" ||
+		pc_die "could not strip the module for $rel"
+	if [ -f "$dir/src/twin/provoke_crash_twin.ko" ]; then
+		"$strip" --strip-debug -o "$root/provoke_crash_twin.ko" \
+			"$dir/src/twin/provoke_crash_twin.ko" || pc_die "could not strip the twin module for $rel"
+	fi
 	cp "$dir/pc-guest" "$dir/provoke-crash" "$root/bin/"
 	[ -n "$cases" ] && cp "$cases"/*.sh "$root/cases/"
 	sed "$(pc_case_sed "$rel")" "$PC_ROOT/guest/bad_input.tsv" >"$root/bad_input.tsv"
