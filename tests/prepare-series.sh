@@ -22,9 +22,9 @@
 prepare_series() {
 	# tests/bench-step sets them.
 	: "${scratch?}" "${host_tool?}" "${kernels?}" "${filter?}" "${results?}" "${listing?}"
-	local k=$1 series=$2 prep=$scratch/prep rel cases why f n word missing first
+	local k=$1 series=$2 prep=$scratch/prep rel cases why f n word missing first needs flags val
 	local no_ramoops modwhy picked
-	local -A scoped=()
+	local -A scoped=() wanted=() config=() boot_of=()
 	local boot i members singles=() hand=() batched=() batches=() lkdtm=0 twin=0 paths=0 race=0 extra
 	first=${#order[@]}
 	# A built kernel not in the cache yet is built here, at low priority
@@ -70,19 +70,32 @@ prepare_series() {
 	for n in $picked; do
 		scoped[$n]=1
 	done
-	for f in "$cases"/*.sh; do
-		n=$(basename "$f" .sh)
-		echo "$series/$n" | grep -Eq -- "$filter" || continue
+	# PC_CASES' names, in one grep, and the kernel's config, once.
+	# shellcheck disable=SC2013 # the names are words
+	for n in $(for f in "$cases"/*.sh; do
+		f=${f##*/}
+		echo "$series/${f%.sh}"
+	done | grep -E -- "$filter"); do
+		wanted[${n#"$series"/}]=1
+	done
+	while IFS='=' read -r word val; do
+		config[$word]=$val
+	done < <(grep '^CONFIG_' "$(pc_rel_config "$rel")")
+	# One pass over every case's header (a grep per case and question
+	# took two minutes for 6.1's 900 cases): FILE|its needs: words|its
+	# flags: p pstore, k kdump, b batch-ok, t twin, m paths, r race.
+	while IFS='|' read -r f needs flags; do
+		n=${f##*/} n=${n%.sh}
+		[ -n "${wanted[$n]:-}" ] || continue
 		[ -n "${scoped[$n]:-}" ] || continue
 		in_shard || continue
 		order+=("$series-$n")
 		missing="" modwhy=""
-		# shellcheck disable=SC2013 # the needs are words
-		for word in $(sed -n 's/^# needs: //p' "$f"); do
+		for word in $needs; do
 			case $word in
 			*.ko) [ -n "$modwhy" ] || modwhy=$(pc_module_absent "$rel" "${word%.ko}") ;;
-			!*) has_config "$rel" "${word#!}" && missing="$missing $word" ;;
-			*) has_config "$rel" "$word" || missing="$missing $word" ;;
+			!*) [[ ${config[${word#!}]:-} == [ym] ]] && missing="$missing $word" ;;
+			*) [[ ${config[$word]:-} == [ym] ]] || missing="$missing $word" ;;
 			esac
 		done
 		if [ -n "$missing" ]; then
@@ -93,26 +106,36 @@ prepare_series() {
 			echo "ok $series/$n # SKIP $modwhy" >"$results/$series-$n.result"
 			continue
 		fi
-		[ -n "$no_ramoops" ] && grep -q '^# pstore: 1' "$f" && pstore_unchecked "$f" "$no_ramoops"
-		if grep -q '^# kdump: 1' "$f" && [ "$kdump_here" = 0 ]; then
+		[ -n "$no_ramoops" ] && [[ $flags == *p* ]] && pstore_unchecked "$f" "$no_ramoops"
+		if [[ $flags == *k* ]] && [ "$kdump_here" = 0 ]; then
 			echo "ok $series/$n # SKIP no kdump guest on $rel: $why" \
 				>"$results/$series-$n.result"
 			continue
 		fi
-		# The twin module only for a case that loads it.
-		grep -q 'provoke_crash_twin\.ko' "$f" && twin=1
-		# The matrix's paths module for a hand case that drives them.
-		grep -q 'pc_paths\.ko' "$f" && paths=1
-		# The race example's module for a case that loads it.
-		grep -q 'pc_race\.ko' "$f" && race=1
-		if grep -q '^# batch-ok' "$f"; then
+		# The twin module only for a case that loads it; the matrix's
+		# paths module for a hand case that drives them; the race
+		# example's module for a case that loads it.
+		[[ $flags == *t* ]] && twin=1
+		[[ $flags == *m* ]] && paths=1
+		[[ $flags == *r* ]] && race=1
+		if [[ $flags == *b* ]]; then
 			batched+=("$f")
 		elif [ -f "$PC_ROOT/tests/cases/$n.sh" ]; then
 			hand+=("$f")
 		else
 			singles+=("$f")
 		fi
-	done
+	done < <(awk '
+		function emit() { printf "%s|%s|%s\n", file, needs, flags }
+		FNR == 1 { if (NR > 1) emit(); file = FILENAME; needs = ""; flags = "" }
+		/^# needs: / { needs = needs " " substr($0, 10) }
+		/^# pstore: 1/ { flags = flags "p" }
+		/^# kdump: 1/ { flags = flags "k" }
+		/^# batch-ok/ { flags = flags "b" }
+		/provoke_crash_twin\.ko/ { flags = flags "t" }
+		/pc_paths\.ko/ { flags = flags "m" }
+		/pc_race\.ko/ { flags = flags "r" }
+		END { if (NR) emit() }' "$cases"/*.sh)
 	# Hand-written cases first: the races among them are the longest
 	# guests, which would end the run late.
 	singles=("${hand[@]}" "${singles[@]}")
@@ -122,18 +145,27 @@ prepare_series() {
 		# One batch per distinct command line: boot parameters can
 		# clash (slub_debug poisoning turns init_on_alloc off for those
 		# caches).
+		# Each batched case's boot line, read in one pass (a case
+		# without one shares the plain command line).
+		if [ ${#batched[@]} -gt 0 ]; then
+			while IFS='|' read -r f boot; do
+				boot_of[$f]=$boot
+			done < <(awk '
+				FNR == 1 { if (NR > 1) print file "|" boot; file = FILENAME; boot = "" }
+				sub(/^# boot:/, "") { boot = boot == "" ? $0 : boot "\034" $0 }
+				END { if (NR) print file "|" boot }' "${batched[@]}")
+		fi
 		i=0
 		while IFS= read -r boot; do
 			i=$((i + 1))
 			members=()
 			for f in "${batched[@]}"; do
-				[ "$(sed -n 's/^# boot://p' "$f")" = "$boot" ] && members+=("$f")
+				[ "${boot_of[$f]}" = "$boot" ] && members+=("$f")
 			done
 			make_batch "$cases/zz_batch_$i.sh" "${members[@]}"
 			batches+=("$cases/zz_batch_$i.sh")
 		done < <(for f in "${batched[@]}"; do
-			# A case without a boot line shares the plain command line.
-			sed -n 's/^# boot://p' "$f" | grep . || echo
+			printf '%s\n' "${boot_of[$f]}"
 		done | sort -u)
 		mark_lone_guests "${batches[@]}" "${singles[@]}"
 		# A new initramfs: the guests saved from the last one go.
@@ -162,28 +194,36 @@ prepare_series() {
 	echo "$rel" >"$prep/$k.ready"
 }
 
-# guest_key FILE: what a guest saved for the case is made of, as the
-# bench's guests differ (engine/pcengine/snapshot.py keys on the rest).
-guest_key() {
-	local smp pstore
-	smp=$(sed -n 's/^# smp: //p' "$1") pstore=$(sed -n 's/^# pstore: //p' "$1")
-	printf '%s|%s|%s' "$(sed -n 's/^# boot: //p' "$1")" "${smp:-1}" "${pstore:-0}"
-}
-
 # mark_lone_guests FILE...: a guest that no other case of the series
 # could restore boots: saving it costs more than the boot.  (A kdump case,
-# and one whose header asks for a fresh boot, boot anyway.)
+# and one whose header asks for a fresh boot, boot anyway.)  What a guest
+# saved for a case is made of, as the bench's guests differ, is its key
+# here: its boot line, vCPUs and pstore (engine/pcengine/snapshot.py keys
+# on the rest).  The headers are read in one pass.
 mark_lone_guests() {
-	local f key
-	local -A uses=()
-	for f in "$@"; do
-		grep -q '^# kdump: 1\|^# fresh-boot:' "$f" && continue
-		key=$(guest_key "$f")
+	local f flags key
+	local -A uses=() key_of=() flags_of=()
+	[ $# -gt 0 ] || return 0
+	while IFS='|' read -r f flags key; do
+		key_of[$f]=$key flags_of[$f]=$flags
+		[[ $flags == *[kf]* ]] && continue
 		uses[$key]=$((${uses[$key]:-0} + 1))
-	done
+	done < <(awk '
+		function emit() {
+			printf "%s|%s|%s|%s|%s\n", file, flags, boot, smp == "" ? 1 : smp,
+				pstore == "" ? 0 : pstore
+		}
+		function add(list, value) { return list == "" ? value : list "\034" value }
+		FNR == 1 { if (NR > 1) emit(); file = FILENAME; flags = boot = smp = pstore = "" }
+		/^# kdump: 1/ { flags = flags "k" }
+		/^# fresh-boot:/ { flags = flags "f" }
+		sub(/^# boot: /, "") { boot = add(boot, $0) }
+		sub(/^# smp: /, "") { smp = add(smp, $0) }
+		sub(/^# pstore: /, "") { pstore = add(pstore, $0) }
+		END { if (NR) emit() }' "$@")
 	for f in "$@"; do
-		[ "${uses[$(guest_key "$f")]:-0}" = 1 ] || continue
-		grep -q '^# fresh-boot:' "$f" ||
+		[ "${uses[${key_of[$f]}]:-0}" = 1 ] || continue
+		[[ ${flags_of[$f]} == *f* ]] ||
 			echo "# fresh-boot: the only guest of its boot line, vCPUs and pstore here" >>"$f"
 	done
 }
