@@ -9,8 +9,9 @@ order and with the overlap a run needs, then writes the report:
   after another, while the guests of the series already prepared run;
 - the guests, at most PC_JOBS at once, each series' in its own order
   (the LKDTM selftest, the batches, then single cases);
-- from the start, beside the first preparation, the build of a kernel
-  built from source (debug, clang), unless it is cached;
+- from the start, beside the first preparation, the builds of the
+  kernels built from source (debug, clang), one after another, unless
+  they are cached;
 - beside them, with no guest slot: the lint gates (once the first
   series is prepared) and the host gates (once the series the shard
   check lists is); in a slot: the VM runner's cases (then too) and its
@@ -280,13 +281,14 @@ class Run:
                     and matches(self.filter, 'vm/readme_first_command'))
         vm_late = False
         sched.add(self.prepare_step(1, 0))
-        # A kernel built from source starts building now, at the lowest
-        # priority, on what the preparations and guests leave idle, not
-        # when its series' turn comes: it would then end the run late.
-        # Its preparation finds it built (or waits on the build's lock).
-        for series in self.names[1:]:
-            if series in BUILT_KERNELS:
-                sched.add(Step(['kernel-build', series], False, self.env))
+        # The kernels built from source start building now, one after
+        # another in one step, at the lowest priority, on what the
+        # preparations and guests leave idle, not when their series' turn
+        # comes: that would end the run late.  A series' preparation
+        # finds its kernel built (or waits on the build's lock).
+        built = [s for s in self.names if s in BUILT_KERNELS]
+        if built:
+            sched.add(Step(['kernel-build'] + built, False, self.env))
         try:
             while sched.busy():
                 sched.fill()
@@ -295,7 +297,8 @@ class Run:
                     self.broken.append('not ok bench/%s # its step ended with status %d'
                                        ' (see the run log)\n' % (step.kind, status))
                 if step.kind == 'kernel-build' and status:
-                    raise Stop('building the %s kernel failed (why: above)' % step.args[1])
+                    raise Stop('building the %s kernel failed (why: above)'
+                               % ' and '.join(step.args[1:]))
                 if step.kind != 'prepare':
                     continue
                 k = int(step.args[1])

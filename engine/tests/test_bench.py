@@ -98,7 +98,6 @@ class Scheduling(unittest.TestCase):
 FAKE_STEP = '''
 echo "$*" >>"$LOG"
 if [ "$1" = prepare ]; then
-	[ "$3" = debug ] && grep -q 'kernel-build debug' "$LOG" && echo built-first >>"$LOG"
 	echo "rel-$3" >"$PREP/$2.ready"
 	echo 0 >"$PREP/$2.dealt"
 	: >"$PREP/$2.order"
@@ -122,8 +121,25 @@ class Schedule(unittest.TestCase):
                 steps = f.read().split('\n')
         # Both start at once: the build does not wait for the others.
         self.assertEqual(sorted(steps[:2]), ['kernel-build debug', 'prepare 1 6.1'])
-        self.assertIn('built-first', steps)
         self.assertEqual(steps.count('kernel-build debug'), 1)
+
+    def test_built_kernels_build_in_one_step_and_debian_ones_in_none(self):
+        for kernels, builds in (('debug 6.1 clang', ['kernel-build debug clang']),
+                                ('6.1 6.12', [])):
+            with tempfile.TemporaryDirectory() as d:
+                log = os.path.join(d, 'log')
+                env = {'PATH': os.environ['PATH'], 'LOG': log, 'PREP': d,
+                       'PC_LINT': '0', 'PC_CASES': 'none'}
+                run = bench.Run(dict(env, PC_KERNELS=kernels))
+                run.names = kernels.split()
+                run.prep = d
+                run.step_command = ('sh', '-c', FAKE_STEP, 'bench-step')
+                run.schedule()
+                with open(log) as f:
+                    steps = f.read().split('\n')
+            self.assertEqual([s for s in steps if s.startswith('kernel-build')], builds)
+            self.assertEqual(len([s for s in steps if s.startswith('prepare ')]),
+                             len(kernels.split()))
 
     def test_a_failed_build_stops_the_run_saying_which(self):
         with tempfile.TemporaryDirectory() as d:
