@@ -78,6 +78,8 @@ def probe(env, dev='/dev/kvm'):
                            stderr=subprocess.DEVNULL, timeout=PROBE_SECONDS)
         except subprocess.TimeoutExpired:
             pass
+        except OSError as e:
+            return 'tcg', 'no QEMU to probe KVM with (%s)' % e.strerror
         took = time.monotonic() - start
         if b'Kernel panic' in serial.read():
             return 'kvm', 'a KVM guest booted in %.1f s' % took
@@ -92,7 +94,7 @@ def pick(env, probe=probe, today=None):
     path = cache_path(env)
     now = key()
     try:
-        with open(path) as f:
+        with open(path, errors='replace') as f:
             lines = f.read().split('\n')
     except OSError:
         lines = []

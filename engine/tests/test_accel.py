@@ -2,9 +2,11 @@
 """The accelerator's pick (pcengine.accel): PC_ACCEL first, then the
 cache while its key holds, else one probe whose answer is cached."""
 
+import glob
 import os
 import tempfile
 import unittest
+from unittest import mock
 
 from pcengine import accel
 
@@ -46,17 +48,27 @@ class Pick(unittest.TestCase):
         stale = accel.key().rsplit('qemu=', 1)[0] + 'qemu=0.0-stale'
         for entry in ([stale, 'kvm', 'a stale entry', '2000-01-01'],
                       [accel.key(), 'hvf', 'no such accelerator', '2000-01-01'],
-                      [accel.key(), 'kvm']):
-            with open(path, 'w') as f:
+                      [accel.key(), 'kvm'],
+                      ['\udcff' + accel.key(), 'kvm', 'not UTF-8', '2000-01-01']):
+            with open(path, 'w', errors='surrogateescape') as f:
                 f.write('\n'.join(entry) + '\n')
             self.assertEqual(accel.pick(self.env, self.probe, today='2026-12-06'),
                              ('tcg', 'the probe'))
             self.assertEqual(self.cache()[:2], [accel.key(), 'tcg'])
-        self.assertEqual(self.probes, 3)
+        self.assertEqual(self.probes, 4)
 
     def test_no_device_is_tcg_without_booting(self):
         self.assertEqual(accel.probe(self.env, dev=os.path.join(self.dir.name, 'kvm')),
                          ('tcg', 'no /dev/kvm'))
+
+    @unittest.skipUnless(glob.glob('/boot/vmlinuz-*'), 'no kernel in /boot')
+    def test_no_qemu_to_probe_with_is_tcg_saying_so(self):
+        dev = os.path.join(self.dir.name, 'kvm')
+        open(dev, 'w').close()
+        with mock.patch.dict(os.environ, {'PATH': self.dir.name}):
+            accel_name, why = accel.probe(self.env, dev=dev)
+        self.assertEqual(accel_name, 'tcg')
+        self.assertRegex(why, r'^no QEMU to probe KVM with \(')
 
     def test_the_key_names_the_kernel_the_device_and_qemu(self):
         self.assertRegex(accel.key(), r'^kernel=\S+ kvm=(none|[0-9a-f]+:[0-9a-f]+) qemu=\S*$')
