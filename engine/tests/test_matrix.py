@@ -139,6 +139,20 @@ class Outcomes(unittest.TestCase):
     def test_arm64_has_no_nmi_path(self):
         self.assertNotIn('nmi', self.paths(arch='arm64').names)
 
+    def test_arm64_rcu_stall_with_interrupts_off_expects_the_task_dump(self):
+        k = kernel_of('6.1.0-57-cloud-amd64')
+        rows = rows_of('6.1.0-57-cloud-amd64')
+        for arch, path, want, not_want in (
+                ('arm64', 'hardirq', 'Task dump for CPU [0-9]+:', 'pc_crash_rcu_stall'),
+                ('arm64', 'softirq', 'pc_crash_rcu_stall', 'Task dump for CPU'),
+                ('amd64', 'hardirq', 'pc_crash_rcu_stall', 'Task dump for CPU')):
+            found = matrix.matrix_cases(k._replace(arch=arch), rows, scope='full')
+            text = ''.join(found['matrix_fatal_%s_entry_rcu_stall.sh' % path])
+            with self.subTest(arch=arch, path=path):
+                self.assertIn('# expect: ' + want, found['matrix_fatal_%s_entry_rcu_stall.sh'
+                                                       % path])
+                self.assertNotIn(not_want, text)
+
     def test_two_boot_lines_one_file_is_an_error(self):
         rows = rows_of('6.1.0-57-cloud-amd64')
         row = [r for r in rows if r.name == 'write_after_free'][0]
