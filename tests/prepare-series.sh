@@ -83,8 +83,10 @@ prepare_series() {
 	done < <(grep '^CONFIG_' "$(pc_rel_config "$rel")")
 	# One pass over every case's header (a grep per case and question
 	# took two minutes for 6.1's 900 cases): FILE|its needs: words|its
-	# flags: p pstore, k kdump, b batch-ok, t twin, m paths, r race.
-	while IFS='|' read -r f needs flags; do
+	# flags: p pstore, k kdump, b batch-ok, t twin, m paths, r race|its
+	# boot: line (the batches group by it; a case without one shares
+	# the plain command line).
+	while IFS='|' read -r f needs flags boot; do
 		n=${f##*/} n=${n%.sh}
 		[ -n "${wanted[$n]:-}" ] || continue
 		[ -n "${scoped[$n]:-}" ] || continue
@@ -120,15 +122,17 @@ prepare_series() {
 		[[ $flags == *r* ]] && race=1
 		if [[ $flags == *b* ]]; then
 			batched+=("$f")
+			boot_of[$f]=$boot
 		elif [ -f "$PC_ROOT/tests/cases/$n.sh" ]; then
 			hand+=("$f")
 		else
 			singles+=("$f")
 		fi
 	done < <(awk '
-		function emit() { printf "%s|%s|%s\n", file, needs, flags }
-		FNR == 1 { if (NR > 1) emit(); file = FILENAME; needs = ""; flags = "" }
+		function emit() { printf "%s|%s|%s|%s\n", file, needs, flags, boot }
+		FNR == 1 { if (NR > 1) emit(); file = FILENAME; needs = flags = boot = "" }
 		/^# needs: / { needs = needs " " substr($0, 10) }
+		/^# boot:/ { boot = (boot == "" ? "" : boot "\034") substr($0, 8) }
 		/^# pstore: 1/ { flags = flags "p" }
 		/^# kdump: 1/ { flags = flags "k" }
 		/^# batch-ok/ { flags = flags "b" }
@@ -145,16 +149,6 @@ prepare_series() {
 		# One batch per distinct command line: boot parameters can
 		# clash (slub_debug poisoning turns init_on_alloc off for those
 		# caches).
-		# Each batched case's boot line, read in one pass (a case
-		# without one shares the plain command line).
-		if [ ${#batched[@]} -gt 0 ]; then
-			while IFS='|' read -r f boot; do
-				boot_of[$f]=$boot
-			done < <(awk '
-				FNR == 1 { if (NR > 1) print file "|" boot; file = FILENAME; boot = "" }
-				sub(/^# boot:/, "") { boot = boot == "" ? $0 : boot "\034" $0 }
-				END { if (NR) print file "|" boot }' "${batched[@]}")
-		fi
 		i=0
 		while IFS= read -r boot; do
 			i=$((i + 1))
