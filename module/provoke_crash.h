@@ -4,6 +4,9 @@
 #define PROVOKE_CRASH_H
 
 #include <linux/debugfs.h>
+#include <linux/preempt.h>
+#include <linux/rcupdate.h>
+#include <linux/sched.h>
 #include <linux/types.h>
 
 #include "provoke_crash_defs.h"
@@ -39,6 +42,19 @@ int pc_crash_run(const struct pc_crash_type *type, const char *where,
  */
 int pc_crash_stall(const struct pc_crash_type *type, const char *where,
 		   unsigned int ms);
+
+/*
+ * Whether the path a crash routine runs in may sleep.  preemptible() is
+ * not enough: PREEMPT_RCU leaves an RCU read-side section preemptible
+ * (and on PREEMPT_RT so are spinlock_t and local_bh_disable(), which take
+ * rcu_read_lock()), but it must not block there; nor between a
+ * set_current_state() and its schedule(), whose sleep ours would undo.
+ */
+static inline bool pc_may_sleep(void)
+{
+	return preemptible() && !rcu_preempt_depth() &&
+	       READ_ONCE(current->__state) == TASK_RUNNING;
+}
 
 /*
  * Whether a crash routine that returned @ret did what @type names: a

@@ -238,7 +238,7 @@ static int pc_path_attempt(struct pc_path *path)
 	 */
 	for (waited = 0; ret == -EINPROGRESS && waited < PC_PATH_WAIT_S;
 	     waited++) {
-		if (preemptible())
+		if (pc_may_sleep())
 			msleep(1000);
 		else
 			mdelay(1000);

@@ -53,7 +53,7 @@ static void *pc_kfence_alloc(size_t size)
 	void *obj;
 	int tries;
 
-	if (interval && preemptible()) {
+	if (interval && pc_may_sleep()) {
 		for (tries = 0; tries < PC_KFENCE_TRIES; tries++) {
 			obj = kmalloc(size, GFP_KERNEL);
 			if (!obj || is_kfence_address(obj))

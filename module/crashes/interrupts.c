@@ -22,7 +22,7 @@
  */
 static void pc_wait_ms(unsigned int ms)
 {
-	if (preemptible())
+	if (pc_may_sleep())
 		msleep(ms);
 	else
 		mdelay(ms);
@@ -32,8 +32,10 @@ static void pc_wait_ms(unsigned int ms)
  * Wait up to a second for @pending to clear; the interrupt should oops.
  * With @blocked (interrupts or softirqs off here) it can only come once
  * the caller has gone on: crash points never run it so (run_in_path.c).
+ * @atomic: the caller's own context may not sleep (asked before any
+ * preempt_disable() of the wait's own).
  */
-static int pc_wait_interrupt(bool (*pending)(void), bool blocked)
+static int pc_wait_interrupt(bool (*pending)(void), bool blocked, bool atomic)
 {
 	int ms;
 
@@ -42,7 +44,7 @@ static int pc_wait_interrupt(bool (*pending)(void), bool blocked)
 	for (ms = 0; ms < 1000 && pending(); ms++)
 		pc_wait_ms(1);
 	/* Still pending in atomic context: it may run once the caller returns. */
-	if (pending() && !preemptible())
+	if (pending() && atomic)
 		return -EINPROGRESS;
 	/*
 	 * No longer pending means the handler has started, maybe on another
@@ -71,7 +73,8 @@ int pc_crash_oops_interrupt_context(void)
 {
 	/* irq_work raises a self-IPI: the handler runs in hard irq context. */
 	irq_work_queue(&pc_hardirq_work);
-	return pc_wait_interrupt(pc_hardirq_pending, irqs_disabled());
+	return pc_wait_interrupt(pc_hardirq_pending, irqs_disabled(),
+				 !pc_may_sleep());
 }
 
 static void pc_softirq_oops(struct timer_list *timer)
@@ -93,7 +96,7 @@ int pc_crash_oops_softirq_context(void)
 	/* Timer callbacks run from the TIMER softirq. */
 	mod_timer(&pc_softirq_timer, jiffies + 1);
 	return pc_wait_interrupt(pc_softirq_pending,
-				 irqs_disabled() || in_softirq());
+				 irqs_disabled() || in_softirq(), !pc_may_sleep());
 }
 
 /*
@@ -101,7 +104,10 @@ int pc_crash_oops_softirq_context(void)
  * It is armed once per load (the crash it makes is fatal): the first
  * caller to move pc_hrtimer_used from 0 sets it up and owns it, and sets
  * pc_hrtimer_bug, which says which crash the callback makes, before the
- * timer starts.
+ * timer starts.  It is pinned, and the caller waits for it with
+ * preemption off, so that it interrupts the path that asked and no
+ * other task: on PREEMPT_RT, one that slept here let the console's
+ * printer thread run, and a panic over the port lock it held hung.
  */
 static struct hrtimer pc_hrtimer;
 static bool pc_hrtimer_bug;
@@ -127,16 +133,22 @@ static bool pc_hrtimer_pending(void)
 
 static int pc_hrtimer_fire(bool bug)
 {
+	bool atomic = !pc_may_sleep();
+	int ret;
+
 	if (atomic_cmpxchg(&pc_hrtimer_used, 0, 1)) {
 		pr_err("%s: the hard-irq timer was armed once already since the module was loaded\n",
 		       bug ? "bug_in_hardirq" : "panic_in_hardirq");
 		return -EBUSY;
 	}
-	hrtimer_init(&pc_hrtimer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_HARD);
+	hrtimer_init(&pc_hrtimer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_PINNED_HARD);
 	pc_hrtimer.function = pc_hrtimer_crash;
 	pc_hrtimer_bug = bug;
-	hrtimer_start(&pc_hrtimer, ms_to_ktime(1), HRTIMER_MODE_REL_HARD);
-	return pc_wait_interrupt(pc_hrtimer_pending, irqs_disabled());
+	preempt_disable();
+	hrtimer_start(&pc_hrtimer, ms_to_ktime(1), HRTIMER_MODE_REL_PINNED_HARD);
+	ret = pc_wait_interrupt(pc_hrtimer_pending, irqs_disabled(), atomic);
+	preempt_enable();
+	return ret;
 }
 
 int pc_crash_panic_in_hardirq(void)
@@ -191,7 +203,7 @@ int pc_crash_oops_nmi_context(void)
 	apic->send_IPI_mask(cpumask_of(get_cpu()), NMI_VECTOR);
 	put_cpu();
 	/* Interrupts off do not hold an NMI back; only an NMI does. */
-	return pc_wait_interrupt(pc_nmi_pending, in_nmi());
+	return pc_wait_interrupt(pc_nmi_pending, in_nmi(), !pc_may_sleep());
 }
 
 static void pc_nmi_exit(void)
