@@ -241,10 +241,13 @@ def fatal_case(cell, pats):
     if cpus != 1:
         lines.append('# smp: %d' % cpus)
     lines += ['# expect: ' + p for p in pats if p]
-    # A task killed holding a lock says so on its way out.
+    # A task killed holding a lock, or in an RCU reader, says so on its
+    # way out: after the crash began, and never before it.
     if path in ('preempt', 'rcu'):
-        lines.append('# expect: %s|BUG: scheduling while atomic|sleeping function called'
-                     ' from invalid context' % (pats[0] if pats else ''))
+        lines.append('# after-crash: BUG: scheduling while atomic|sleeping function called'
+                     ' from invalid context%s'
+                     % ('|Voluntary context switch within RCU read-side critical section'
+                        if path == 'rcu' else ''))
     lines.append('# reject: provoke_crash: FAIL:')
     # An oops kills only the writer in a task's path; anywhere else, and
     # for a panic or a hang, the guest goes down.

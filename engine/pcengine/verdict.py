@@ -34,7 +34,8 @@ from .console import lines_of, strip_kernel_prefix, text_of
 # the type asked for could (a BUG in the module's point code, "cannot
 # resume"), and the kernel's checkers (KASAN, KFENCE, lockdep, RCU,
 # atomic sleep, UBSAN).  A case passes with one only if one of its
-# "expect" patterns matches that very line.
+# "expect" patterns matches that very line, or an "after-crash" pattern
+# matches it and it came after the crash began.
 UNASKED_RE = (
     r'kernel BUG at [^ ]*/(run_in_path|probe_return|return_landing|return_landing_x86'
     r'|probe_ftrace|probe_kprobe|control|points|offsets|parse|core|crashtypes)\.c'
@@ -42,6 +43,7 @@ UNASKED_RE = (
     r'|BUG: KASAN:|BUG: KFENCE:|possible circular locking|possible recursive locking'
     r'|inconsistent lock state|suspicious RCU usage|sleeping function called from invalid context'
     r'|UBSAN:|BUG: using smp_processor_id|BUG: scheduling while atomic|WARNING: bad unlock balance'
+    r'|Voluntary context switch within RCU read-side critical section'
 )
 
 TIMEOUT_STATUSES = (124, 137)
@@ -74,16 +76,40 @@ def _cut_bytes(text, n):
     return text.encode('utf-8', 'surrogateescape')[:n].decode('utf-8', 'surrogateescape')
 
 
+def crash_start(patterns, console_lines):
+    """The index of the console line where the crash began: the first
+    that the first ``# expect:`` pattern matches (None: no such line)."""
+    rx = _compile(patterns[0]) if patterns else None
+    if rx is None:
+        return None
+    for i, line in enumerate(console_lines):
+        if rx.search(strip_kernel_prefix(line)):
+            return i
+    return None
+
+
 def unasked_report(case_text, console_lines):
     """The first report (sorted, prefix stripped) that none of the case's
-    ``# expect:`` patterns matches, or None."""
-    reports = sorted({strip_kernel_prefix(line) for line in console_lines
-                      if _compile(UNASKED_RE).search(line)})
+    ``# expect:`` patterns matches, and no ``# after-crash:`` pattern
+    either once the crash began, or None.  A report the kernel prints in
+    reaction to the crash (a task killed in an RCU read-side section
+    sleeps on its way out) is asked for then, and only then: before the
+    crash it is our own machinery's."""
     patterns = casefile.console_patterns(case_text)
-    for line in reports:
-        if not any(first_match(p, [line]) is not None for p in patterns):
-            return line
-    return None
+    after = casefile.values(case_text, 'after-crash')
+    start = crash_start(patterns, console_lines) if after else None
+    reports = set()
+    for i, line in enumerate(console_lines):
+        if not _compile(UNASKED_RE).search(line):
+            continue
+        line = strip_kernel_prefix(line)
+        if any(first_match(p, [line]) is not None for p in patterns):
+            continue
+        if start is not None and i > start and \
+                any(first_match(p, [line]) is not None for p in after):
+            continue
+        reports.add(line)
+    return min(reports) if reports else None
 
 
 def check_case(case_text, logs, names):

@@ -113,5 +113,17 @@ class Rules(unittest.TestCase):
         got = self.judge('# expect: (\n')
         self.assertEqual(got.split('\n')[1], '# missing in c: (')
 
+    def test_after_crash_is_asked_only_after_the_crash(self):
+        case = ('# expect: kernel BUG at\n'
+                '# after-crash: sleeping function called from invalid context\n')
+        splat = b'[    9.1] BUG: sleeping function called from invalid context at x\n'
+        crash = b'[    9.2] kernel BUG at mm/x.c:1!\n'
+        self.console = crash + splat
+        self.assertTrue(self.judge(case).startswith('ok '))
+        self.console = splat + crash
+        self.assertEqual(self.judge(case).split('\n')[1],
+                         '# a report the case did not ask for: BUG: sleeping function'
+                         ' called from invalid context at x')
+
     def test_last_line_without_newline_is_not_read(self):
         self.assertEqual(len(casefile.checks('# expect: a\n# expect: b')), 1)

@@ -4,7 +4,7 @@
 # expect: rcu: INFO: rcu_(preempt|sched) (self-)?detected stalls? on CPU
 # expect: pc_crash_rcu_stall
 # expect: Kernel panic - not syncing: RCU Stall
-# expect: rcu: INFO: rcu_(preempt|sched) (self-)?detected stalls? on CPU|BUG: scheduling while atomic|sleeping function called from invalid context
+# after-crash: BUG: scheduling while atomic|sleeping function called from invalid context
 # reject: provoke_crash: FAIL:
 # reject-out: PC-GUEST-END
 C=$D/crashpoints
