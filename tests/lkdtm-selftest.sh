@@ -90,8 +90,8 @@ GUEST
 # lkdtm_pack REL: the release's initramfs (already packed by prepare_series)
 # with the selftest, comm and the case added.
 lkdtm_pack() {
-	local rel=$1 dir=$PC_OUT/$1 cc=gcc root
-	[ "$(pc_rel_arch "$rel")" = arm64 ] && cc=aarch64-linux-gnu-gcc
+	local rel=$1 dir=$PC_OUT/$1 cc root
+	cc=$(pc_cross_prefix "$rel")gcc
 	$cc -static -O2 -Wall -Wextra -Werror -o "$dir/comm" "$PC_ROOT/guest/comm.c" ||
 		return 1
 	root=$dir/initramfs-lkdtm

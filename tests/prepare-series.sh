@@ -252,11 +252,9 @@ prepare_all() {
 # the race example's race) for REL, built as the module is (pc_build),
 # into $PC_OUT/REL/src/NAME.
 bench_build_module() {
-	local rel=$1 name=$2 dir=$PC_OUT/$1/src/$2 kdir cross=() m
+	local rel=$1 name=$2 dir=$PC_OUT/$1/src/$2 kdir cross=()
 	kdir=$(pc_rel_root "$rel")/usr/src/linux-headers-$rel
-	[ "$(pc_rel_arch "$rel")" = arm64 ] && cross=(ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu-)
-	m=$(pc_kbuild_llvm "$(pc_rel_config "$rel")")
-	[ -n "$m" ] && cross+=("$m")
+	mapfile -t cross < <(pc_kbuild_args "$rel")
 	rm -rf "$dir"
 	cp -r "$PC_ROOT/tests/$name" "$dir"
 	make -C "$kdir" "${cross[@]}" M="$dir" W=1 modules >"$dir/build.log" 2>&1 ||

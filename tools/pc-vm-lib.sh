@@ -168,6 +168,21 @@ pc_rel_root() {
 	fi
 }
 pc_rel_config() { echo "$(pc_rel_root "$1")/boot/config-$1"; }
+# pc_cross_prefix REL: the toolchain prefix for REL's architecture
+# (aarch64-linux-gnu- on arm64, nothing on the host's own x86-64).
+pc_cross_prefix() {
+	[ "$(pc_rel_arch "$1")" = arm64 ] && echo aarch64-linux-gnu-
+	return 0
+}
+# pc_kbuild_args REL: make's arguments, one a line, to build a module
+# for REL as its kernel was built: cross compiler, and LLVM= for a
+# clang-built kernel.
+pc_kbuild_args() {
+	local cross
+	cross=$(pc_cross_prefix "$1")
+	[ -n "$cross" ] && printf '%s\n' ARCH=arm64 "CROSS_COMPILE=$cross"
+	pc_kbuild_llvm "$(pc_rel_config "$1")"
+}
 
 # Fetch an arm64 release into the cache: kernel image, headers and a
 # static arm64 busybox, from Debian's arm64 archive with apt-get download.
@@ -209,15 +224,11 @@ pc_fetch_arm64() {
 # the bench's dir_taken case loads it).
 
 pc_build() {
-	local rel=$1 twin=${2:-1} dir=$PC_OUT/$1 log kdir cc=gcc cross=() m pids failed
+	local rel=$1 twin=${2:-1} dir=$PC_OUT/$1 log kdir cc cross=() pids failed
 	kdir=$(pc_rel_root "$rel")/usr/src/linux-headers-$rel
-	if [ "$(pc_rel_arch "$rel")" = arm64 ]; then
-		pc_fetch_arm64 "$rel"
-		cc=aarch64-linux-gnu-gcc
-		cross=(ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu-)
-	fi
-	m=$(pc_kbuild_llvm "$(pc_rel_config "$rel")")
-	[ -n "$m" ] && cross+=("$m")
+	[ "$(pc_rel_arch "$rel")" = arm64 ] && pc_fetch_arm64 "$rel"
+	cc=$(pc_cross_prefix "$rel")gcc
+	mapfile -t cross < <(pc_kbuild_args "$rel")
 	mkdir -p "$dir/src"
 	rm -rf "$dir/src/module" "$dir/src/include" "$dir/src/twin"
 	cp -r "$PC_ROOT/module" "$PC_ROOT/include" "$dir/src/"
@@ -414,8 +425,8 @@ pc_pack_initramfs() {
 	# Without their DWARF, 4.3 MB of each 4.7: every boot unpacks them,
 	# every insmod reads them, and nothing in the guest reads it (a
 	# vmcore is opened on the host, with the build's own .ko).
-	local strip=strip
-	[ "$(pc_rel_arch "$rel")" = arm64 ] && strip=aarch64-linux-gnu-strip
+	local strip
+	strip=$(pc_cross_prefix "$rel")strip
 	"$strip" --strip-debug -o "$root/provoke_crash.ko" "$dir/src/module/provoke_crash.ko" ||
 		pc_die "could not strip the module for $rel"
 	if [ -f "$dir/src/twin/provoke_crash_twin.ko" ]; then
