@@ -162,7 +162,7 @@ pcv_initramfs() {
 	# The build, what pc_pack_initramfs copies (guest, the way
 	# it packs) and busybox.
 	key="$(cat "$dir/build.key") $(stat -L -c %Y "$(pc_rel_root "$rel")/bin/busybox")"
-	key="$key $(cd "$PC_ROOT" && find guest tools/pc-vm-lib.sh -type f | LC_ALL=C sort |
+	key="$key $(cd "$PC_ROOT" && find guest tools/pc-vm-lib.sh tools/pc-initramfs.sh -type f | LC_ALL=C sort |
 		xargs sha256sum | sha256sum | cut -c1-16)"
 	if [ "$(cat "$dir/initramfs-base.key" 2>/dev/null)" != "$key" ] ||
 		[ ! -f "$dir/initramfs-base.cpio" ]; then
