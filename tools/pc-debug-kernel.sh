@@ -25,24 +25,28 @@
 
 PC_DEBUG_PACKAGE=${PC_DEBUG_PACKAGE:-linux-source-6.12}
 PC_DEBUG_TARBALL=${PC_DEBUG_TARBALL:-/usr/src/$PC_DEBUG_PACKAGE.tar.xz}
-PC_DEBUG_FRAGMENT=${PC_DEBUG_FRAGMENT:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)/tools/debug-kernel.config}
-PC_CLANG_FRAGMENT=${PC_CLANG_FRAGMENT:-$(dirname "$PC_DEBUG_FRAGMENT")/clang-kernel.config}
+PC_BUILT_TOOLS=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+# The flavours and their fragments; the debug fragment's "# cannot:"
+# lines also serve the clang kernel.
+PC_BUILT_KERNELS=$PC_BUILT_TOOLS/built-kernels.tsv
+PC_DEBUG_FRAGMENT=$PC_BUILT_TOOLS/debug-kernel.config
 PC_CLANG_LLVM=${PC_CLANG_LLVM:--19}
 
 # pc_built_kernel NAME: NAME is one of the flavours built here (a series
 # of the bench that is neither Debian's nor given as files).
 pc_built_kernel() {
-	case $1 in debug | clang) return 0 ;; esac
-	return 1
+	awk -v n="$1" '!/^#/ && $1 == n { f = 1 } END { exit !f }' "$PC_BUILT_KERNELS"
 }
 
 # pc_debug_fragments FLAVOUR: the config fragments, in merge order.
 pc_debug_fragments() {
-	case $1 in
-	debug) echo "$PC_DEBUG_FRAGMENT" ;;
-	clang) echo "$PC_DEBUG_FRAGMENT" "$PC_CLANG_FRAGMENT" ;;
-	*) pc_die "no kernel flavour '$1' to build (debug or clang)" ;;
-	esac
+	local frags
+	frags=$(awk -v n="$1" -v d="$PC_BUILT_TOOLS" '!/^#/ && $1 == n {
+		for (i = 2; i <= NF; i++) printf "%s%s/%s", (i > 2 ? " " : ""), d, $i
+		print ""
+	}' "$PC_BUILT_KERNELS")
+	[ -n "$frags" ] || pc_die "no kernel flavour '$1' to build ($(awk '!/^#/ { print $1 }' "$PC_BUILT_KERNELS" | paste -sd,))"
+	echo "$frags"
 }
 
 # pc_debug_make FLAVOUR: make's variables for it.

@@ -53,13 +53,22 @@ UNIT_DONE = {'parse_test': '# unit tests done', 'compare_test': '# compare tests
 # Steps beside the guests whose results are files they write: one that
 # a signal ends (or that cannot run) is a failure of its own.
 GATES = ('lint', 'host-gates', 'vm-case', 'vm-kernel-paths', 'kdump-crash')
-# The series whose kernel is built from source (tools/pc-debug-kernel.sh,
-# cached): the longest preparation by far.
-BUILT_KERNELS = ('debug', 'clang')
 # The series the shard check lists: the run's first Debian one; the
 # host gates wait for it to be prepared, and get it as
 # PC_STEP_SHARD_SERIES.
 SHARD_LISTED = ('6.1', '6.12', 'arm64-6.1', 'arm64-6.12')
+
+
+def built_kernels(path=os.path.join(ROOT, 'tools', 'built-kernels.tsv')):
+    """The series whose kernel is built from source (tools/pc-debug-kernel.sh,
+    cached), from the list the shell reads too: the longest preparation
+    by far."""
+    with open(path, encoding='utf-8') as f:
+        return tuple(line.split()[0] for line in f
+                     if line.strip() and not line.lstrip().startswith('#'))
+
+
+BUILT_KERNELS = built_kernels()
 
 
 class Stop(Exception):

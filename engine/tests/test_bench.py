@@ -4,6 +4,7 @@ order, kills that reach a step's children, and the report of a run whose
 step wrote no result."""
 
 import os
+import subprocess
 import tempfile
 import time
 import unittest
@@ -130,6 +131,13 @@ class Schedule(unittest.TestCase):
         # The build started while 6.1 was still being prepared.
         self.assertNotIn('no-build-during-prepare-1', steps)
         self.assertEqual(steps.count('kernel-build debug'), 1)
+
+    def test_the_shell_and_the_engine_build_the_same_kernels(self):
+        lib = os.path.join(bench.ROOT, 'tools', 'pc-debug-kernel.sh')
+        for name in bench.BUILT_KERNELS + ('6.1', 'arm64-6.1', '/boot/vmlinuz:/usr/src/x'):
+            built = subprocess.run(['bash', '-c', '. "$1"; pc_built_kernel "$2"', 'sh', lib, name])
+            self.assertEqual(built.returncode == 0, name in bench.BUILT_KERNELS, name)
+        self.assertEqual(bench.BUILT_KERNELS, ('debug', 'clang'))
 
     def test_built_kernels_build_in_one_step_and_debian_ones_in_none(self):
         for kernels, builds in (('debug 6.1 clang', ['kernel-build debug clang']),
