@@ -5,12 +5,13 @@
 # scheduler prepares the series one after another while the guests of
 # those already prepared run: a series' build and packing (a minute or
 # more, much of it on one CPU) leaves no CPU idle in between.
+# What runs, skipped or in which guest is the engine's
+# (engine/pcengine/prepare.py); the builds and the packing are here.
 # Uses bench-step's $scratch, $results, $filter, $listing, $host_tool,
-# $kernels, in_shard, has_config and make_batch; appends to $order and
-# moves in_shard's count on (lkdtm_prepare too), in the same order as a
-# listing does.  Only the
-# files under $scratch/prep and the SKIP results it writes reach the
-# scheduler.
+# $kernels and the shard's $shard_i, $shard_n and $shard_k; appends to
+# $order and moves $shard_k on (lkdtm_prepare too), in the same order as
+# a listing does.  Only the files under $scratch/prep and the SKIP
+# results it writes reach the scheduler.
 # shellcheck shell=bash
 
 # prepare_series K SERIES: prepares the K-th series of $kernels.  Writes,
@@ -22,10 +23,10 @@
 prepare_series() {
 	# tests/bench-step sets them.
 	: "${scratch?}" "${host_tool?}" "${kernels?}" "${filter?}" "${results?}" "${listing?}"
-	local k=$1 series=$2 prep=$scratch/prep rel cases why f n word missing first needs flags val
-	local no_ramoops modwhy picked
-	local -A scoped=() wanted=() config=() boot_of=()
-	local boot i members singles=() hand=() batched=() batches=() lkdtm=0 twin=0 paths=0 race=0 extra
+	: "${shard_i?}" "${shard_n?}" "${shard_k?}"
+	local k=$1 series=$2 prep=$scratch/prep rel cases why f first no_ramoops plan word val
+	local m extra jobs=() opts=() lkdtm=0
+	local -A modules=()
 	first=${#order[@]}
 	# A built kernel not in the cache yet is built here, at low priority
 	# beside the guests of the series before it.
@@ -62,180 +63,53 @@ prepare_series() {
 	for f in "$PC_ROOT"/tests/cases/*.sh; do
 		sed "$(pc_case_sed "$rel")" "$f" >"$cases/$(basename "$f")"
 	done
-	# Which of them this series runs, by the scope's table and the
-	# PC_*_SCOPE variables (engine/pcengine/scope.py); lkdtm_selftest
-	# among them.
-	picked=$(pc_engine scope --select "$series" \
-		--kernels "$kernels" --cases "$cases") || pc_die "the scope of $series failed (why: above)"
-	for n in $picked; do
-		scoped[$n]=1
-	done
-	# PC_CASES' names, in one grep, and the kernel's config, once.
-	# shellcheck disable=SC2013 # the names are words
-	for n in $(for f in "$cases"/*.sh; do
-		f=${f##*/}
-		echo "$series/${f%.sh}"
-	done | grep -E -- "$filter"); do
-		wanted[${n#"$series"/}]=1
-	done
-	while IFS='=' read -r word val; do
-		config[$word]=$val
-	done < <(grep '^CONFIG_' "$(pc_rel_config "$rel")")
-	# One pass over every case's header (a grep per case and question
-	# took two minutes for 6.1's 900 cases): FILE|its needs: words|its
-	# flags: p pstore, k kdump, b batch-ok, t twin, m paths, r race|its
-	# boot: line (the batches group by it; a case without one shares
-	# the plain command line).
-	while IFS='|' read -r f needs flags boot; do
-		n=${f##*/} n=${n%.sh}
-		[ -n "${wanted[$n]:-}" ] || continue
-		[ -n "${scoped[$n]:-}" ] || continue
-		in_shard || continue
-		order+=("$series-$n")
-		missing="" modwhy=""
-		for word in $needs; do
-			case $word in
-			*.ko) [ -n "$modwhy" ] || modwhy=$(pc_module_absent "$rel" "${word%.ko}") ;;
-			!*) [[ ${config[${word#!}]:-} == [ym] ]] && missing="$missing $word" ;;
-			*) [[ ${config[$word]:-} == [ym] ]] || missing="$missing $word" ;;
-			esac
-		done
-		if [ -n "$missing" ]; then
-			echo "ok $series/$n # SKIP needs$missing, which $rel does not meet" >"$results/$series-$n.result"
-			continue
-		fi
-		if [ -n "$modwhy" ]; then
-			echo "ok $series/$n # SKIP $modwhy" >"$results/$series-$n.result"
-			continue
-		fi
-		[ -n "$no_ramoops" ] && [[ $flags == *p* ]] && pstore_unchecked "$f" "$no_ramoops"
-		if [[ $flags == *k* ]] && [ "$kdump_here" = 0 ]; then
-			echo "ok $series/$n # SKIP no kdump guest on $rel: $why" \
-				>"$results/$series-$n.result"
-			continue
-		fi
-		# The twin module only for a case that loads it; the matrix's
-		# paths module for a hand case that drives them; the race
-		# example's module for a case that loads it.
-		[[ $flags == *t* ]] && twin=1
-		[[ $flags == *m* ]] && paths=1
-		[[ $flags == *r* ]] && race=1
-		if [[ $flags == *b* ]]; then
-			batched+=("$f")
-			boot_of[$f]=$boot
-		elif [ -f "$PC_ROOT/tests/cases/$n.sh" ]; then
-			hand+=("$f")
-		else
-			singles+=("$f")
-		fi
-	done < <(awk '
-		function emit() { printf "%s|%s|%s|%s\n", file, needs, flags, boot }
-		FNR == 1 { if (NR > 1) emit(); file = FILENAME; needs = flags = boot = "" }
-		/^# needs: / { needs = needs " " substr($0, 10) }
-		/^# boot:/ { boot = (boot == "" ? "" : boot "\034") substr($0, 8) }
-		/^# pstore: 1/ { flags = flags "p" }
-		/^# kdump: 1/ { flags = flags "k" }
-		/^# batch-ok/ { flags = flags "b" }
-		/provoke_crash_twin\.ko/ { flags = flags "t" }
-		/pc_paths\.ko/ { flags = flags "m" }
-		/pc_race\.ko/ { flags = flags "r" }
-		END { if (NR) emit() }' "$cases"/*.sh)
-	# Hand-written cases first: the races among them are the longest
-	# guests, which would end the run late.
-	singles=("${hand[@]}" "${singles[@]}")
+	# Which of them run, skipped or in which guests, and which of the
+	# bench's modules they load (engine/pcengine/prepare.py); it writes
+	# the skips' results, and the batches unless this is a listing.
+	# (Values that may start with a dash: as --opt=VALUE.)
+	[ "$kdump_here" = 0 ] && opts+=("--kdump-why=$why")
+	[ "$listing" = 1 ] && opts+=(--listing)
+	plan=$(pc_engine prepare --series "$series" --release "$rel" \
+		--root-of-release="$(pc_rel_root "$rel")" --config "$(pc_rel_config "$rel")" \
+		--cases "$cases" --kernels "$kernels" --filter="$filter" \
+		--shard "$shard_i/$shard_n" --dealt "$shard_k" --results "$results" \
+		--no-ramoops="$no_ramoops" "${opts[@]}") ||
+		pc_die "preparing the cases of $series failed (why: above)"
+	while read -r word val; do
+		case $word in
+		dealt) shard_k=$val ;;
+		order) order+=("$val") ;;
+		job) jobs+=("$val") ;;
+		module) modules[$val]=1 ;;
+		lkdtm) lkdtm=scoped ;;
+		esac
+	done <<<"$plan"
 	if [ "$listing" = 0 ]; then
 		pc_log "building for $rel"
-		pc_build "$rel" "$twin"
-		# One batch per distinct command line: boot parameters can
-		# clash (slub_debug poisoning turns init_on_alloc off for those
-		# caches).
-		i=0
-		while IFS= read -r boot; do
-			i=$((i + 1))
-			members=()
-			for f in "${batched[@]}"; do
-				[ "${boot_of[$f]}" = "$boot" ] && members+=("$f")
-			done
-			make_batch "$cases/zz_batch_$i.sh" "${members[@]}"
-			batches+=("$cases/zz_batch_$i.sh")
-		done < <(for f in "${batched[@]}"; do
-			printf '%s\n' "${boot_of[$f]}"
-		done | sort -u)
-		mark_lone_guests "${batches[@]}" "${singles[@]}"
+		pc_build "$rel" "${modules[twin]:-0}"
 		# A new initramfs: the guests saved from the last one go.
 		rm -rf "$PC_OUT/$rel/snapshots"
 		# The bench's own modules: the matrix's paths, where a matrix
 		# case runs or a case loads it; the race example's.
 		extra=""
-		if [ "$paths" = 1 ] || printf '%s\n' "${order[@]:first}" | grep -q -- "-matrix_"; then
-			bench_build_module "$rel" paths
-			extra="$extra $PC_OUT/$rel/src/paths/pc_paths.ko"
-		fi
-		if [ "$race" = 1 ]; then
-			bench_build_module "$rel" race
-			extra="$extra $PC_OUT/$rel/src/race/pc_race.ko"
-		fi
+		for m in paths race; do
+			[ -n "${modules[$m]:-}" ] || continue
+			bench_build_module "$rel" "$m"
+			extra="$extra $PC_OUT/$rel/src/$m/pc_$m.ko"
+		done
 		PC_EXTRA_FILES="${PC_EXTRA_FILES:-}$extra" pc_pack_initramfs "$rel" "$cases"
 		[ "$kdump_here" = 1 ] && pc_kdump_pack "$rel"
 	fi
-	[ -n "${scoped[lkdtm_selftest]:-}" ] && lkdtm_prepare "$rel" "$series" && lkdtm=1
+	if [ "$lkdtm" = scoped ]; then
+		lkdtm=0
+		lkdtm_prepare "$rel" "$series" && lkdtm=1
+	fi
 	printf '%s\n' "${order[@]:first}" | grep . >"$prep/$k.order"
 	{
 		[ $lkdtm = 1 ] && echo lkdtm
-		for f in "${batches[@]}"; do echo "batch $f"; done
-		for f in "${singles[@]}"; do echo "single $f"; done
+		[ ${#jobs[@]} = 0 ] || printf '%s\n' "${jobs[@]}"
 	} >"$prep/$k.jobs"
 	echo "$rel" >"$prep/$k.ready"
-}
-
-# mark_lone_guests FILE...: a guest that no other case of the series
-# could restore boots: saving it costs more than the boot.  (A kdump case,
-# and one whose header asks for a fresh boot, boot anyway.)  What a guest
-# saved for a case is made of, as the bench's guests differ, is its key
-# here: its boot line, vCPUs and pstore (engine/pcengine/snapshot.py keys
-# on the rest).  The headers are read in one pass.
-mark_lone_guests() {
-	local f flags key
-	local -A uses=() key_of=() flags_of=()
-	[ $# -gt 0 ] || return 0
-	while IFS='|' read -r f flags key; do
-		key_of[$f]=$key flags_of[$f]=$flags
-		[[ $flags == *[kf]* ]] && continue
-		uses[$key]=$((${uses[$key]:-0} + 1))
-	done < <(awk '
-		function emit() {
-			printf "%s|%s|%s|%s|%s\n", file, flags, boot, smp == "" ? 1 : smp,
-				pstore == "" ? 0 : pstore
-		}
-		function add(list, value) { return list == "" ? value : list "\034" value }
-		FNR == 1 { if (NR > 1) emit(); file = FILENAME; flags = boot = smp = pstore = "" }
-		/^# kdump: 1/ { flags = flags "k" }
-		/^# fresh-boot:/ { flags = flags "f" }
-		sub(/^# boot: /, "") { boot = add(boot, $0) }
-		sub(/^# smp: /, "") { smp = add(smp, $0) }
-		sub(/^# pstore: /, "") { pstore = add(pstore, $0) }
-		END { if (NR) emit() }' "$@")
-	for f in "$@"; do
-		[ "${uses[${key_of[$f]}]:-0}" = 1 ] || continue
-		[[ ${flags_of[$f]} == *f* ]] ||
-			echo "# fresh-boot: the only guest of its boot line, vCPUs and pstore here" >>"$f"
-	done
-}
-
-# pstore_unchecked FILE WHY: a pstore case for a kernel without ramoops:
-# no reset, and no expect-out lines from its PC-PSTORE-BEGIN on (the
-# record's); what the crash printed is still checked, and the case, unless
-# it skips already, is skipped for WHY.
-pstore_unchecked() {
-	local f=$1 why=$2
-	awk -v why="$why" '
-		/^# pstore: / { next }
-		/^# expect-out: PC-PSTORE-BEGIN/ { record = 1 }
-		record && /^# expect-out: / { next }
-		/^# skip: / { skip = 1 }
-		{ print }
-		END { if (!skip) print "# skip: " why ": the crash is checked, its pstore record is not" }
-	' "$f" >"$f.tmp" && mv "$f.tmp" "$f"
 }
 
 # prepare_all: prepare_series for each series of $kernels, in order, into

@@ -58,7 +58,7 @@ MARKERS = (
     # The guest's /init.
     Marker('PC-GUEST-START', 'CASE RELEASE', ('out',), (_INIT,), (),
            'the guest is up; the case it runs and its kernel release'),
-    Marker('PC-GUEST-END', '', ('out',), (_INIT, 'tests/bench-step'),
+    Marker('PC-GUEST-END', '', ('out',), (_INIT, 'engine/pcengine/prepare.py'),
            ('engine/pcengine/cases.py', 'engine/pcengine/matrix.py', CASES),
            'the case came back (a batch prints one per part); a fatal '
            "case's headers reject it"),
@@ -73,7 +73,8 @@ MARKERS = (
     Marker('PC-INSMOD-FAILED', '', ('out',), (_INIT,),
            ('engine/pcengine/verdict.py', _RV), 'the module did not load: nothing ran'),
     Marker('PC-PSTORE-BEGIN', 'RECORD', ('out',), (_INIT, _RAM),
-           ('tests/prepare-series.sh', 'engine/pcengine/cases.py', CASES, 'engine/pcengine/console.py',
+           ('engine/pcengine/prepare.py', 'engine/pcengine/cases.py', CASES,
+            'engine/pcengine/console.py',
             'tests/vm-runner-cases.sh', _RR),
            'a ramoops record (dmesg-ramoops-N) follows, read on the second boot',
            ('tests/run',)),
@@ -86,7 +87,7 @@ MARKERS = (
            "ramoops' memory (ADDR, SIZE bytes); the records follow, as a second "
            'boot would print them'),
     # The bench's runner and its cases.
-    Marker('PC-PART', 'CASE', ('out', 'kmsg'), ('tests/bench-step',),
+    Marker('PC-PART', 'CASE', ('out', 'kmsg'), ('engine/pcengine/prepare.py',),
            ('tests/bench-step', 'engine/pcengine/console.py'),
            "a batch guest's next case starts here, on both channels"),
     Marker('PC-SKIP', 'REASON', ('out',),

@@ -7,11 +7,11 @@ why the rest is left out.  decide() applies it to one name, select() to a
 series' candidates, listing() to a run's series in tests/run's order,
 PC_CASES and PC_SHARD included.
 
-tests/run asks it once per series (tests/prepare-series.sh):
+A series' preparation (pcengine.prepare) calls select() once;
 ``python3 -m pcengine.scope --select SERIES --kernels "K..." --cases DIR``
 prints the names of DIR's case files (and lkdtm_selftest) that SERIES runs,
-by the scope variables in the environment; PC_CASES and PC_SHARD stay
-tests/run's, which deals the run's cases in its own order.
+by the scope variables in the environment.  PC_CASES and PC_SHARD are
+applied there, which deals the run's cases in tests/run's order.
 
 The candidate names come from the generators (pcengine.cases,
 pcengine.matrix) and tests/cases/: which names exist on a kernel depends
