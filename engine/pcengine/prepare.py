@@ -33,6 +33,7 @@ import re
 import sys
 
 from . import scope
+from .casefile import sed_lines as lines_of  # as awk reads them too
 
 FRESH_LONE = '# fresh-boot: the only guest of its boot line, vCPUs and pstore here'
 # Cases of a module of the bench, by what their text loads.
@@ -63,14 +64,6 @@ def awk_join(values, default=''):
     for v in values:
         joined = v if joined == '' else joined + '\034' + v
     return joined if joined != '' else default
-
-
-def lines_of(text):
-    """Lines as awk reads them: a last line without a newline counts."""
-    lines = text.split('\n')
-    if lines[-1] == '':
-        lines.pop()
-    return lines
 
 
 def collated(names):
