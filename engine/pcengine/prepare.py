@@ -33,6 +33,7 @@ import re
 import sys
 
 from . import scope
+from .cases import read_config
 from .casefile import sed_lines as lines_of  # as awk reads them too
 
 FRESH_LONE = '# fresh-boot: the only guest of its boot line, vCPUs and pstore here'
@@ -126,26 +127,17 @@ def module_absent(root, rel, module):
     return 'no %s.ko for %s (looked in %s)' % (os.path.basename(module), rel, where)
 
 
-def read_config(path):
-    """The kernel's CONFIG_X=VALUE lines, as a dict."""
-    found = {}
-    for line in lines_of(read_text(path)):
-        if line.startswith('CONFIG_') and '=' in line:
-            key, value = line.split('=', 1)
-            found[key] = value
-    return found
-
-
 def unmet(h, config, root, rel):
-    """Why the kernel cannot run case H by its ``# needs:`` words, or ''."""
+    """Why the kernel cannot run case H by its ``# needs:`` words (CONFIG
+    holds the options set y or m), or ''."""
     missing, modwhy = [], ''
     for word in h.needs:
         if word.endswith('.ko'):
             modwhy = modwhy or module_absent(root, rel, word[:-3])
         elif word.startswith('!'):
-            if config.get(word[1:]) in ('y', 'm'):
+            if word[1:] in config:
                 missing.append(word)
-        elif config.get(word) not in ('y', 'm'):
+        elif word not in config:
             missing.append(word)
     if missing:
         return 'needs %s, which %s does not meet' % (' '.join(missing), rel)
