@@ -8,6 +8,11 @@ import socket
 import time
 
 
+# Seconds between looks at a socket that QEMU has yet to open, or at a
+# migration under way: a restore waits on both, and takes 0.5 s in all.
+POLL = 0.005
+
+
 class QMPError(Exception):
     """QEMU answered with an error, closed the socket, or took too long."""
 
@@ -30,7 +35,7 @@ class QMP:
                                    % proc.returncode)
                 if time.monotonic() > deadline:
                     raise QMPError('no QMP socket at %s after %d s' % (path, timeout))
-                time.sleep(0.02)
+                time.sleep(POLL)
         self.sock.settimeout(timeout)
         self.reader = self.sock.makefile('r')
         self._read()  # the greeting
@@ -77,7 +82,7 @@ class QMP:
                 return
             if status in ('failed', 'cancelled'):
                 raise QMPError('migration %s' % status)
-            time.sleep(0.02)
+            time.sleep(POLL)
         raise QMPError('migration did not complete within %d s' % timeout)
 
     def set_timeout(self, seconds):

@@ -6,7 +6,9 @@ guest is keyed by (pcengine.snapshot) and when a case restores or boots
 import argparse
 import base64
 import os
+import subprocess
 import tempfile
+import time
 import unittest
 from unittest import mock
 
@@ -44,6 +46,8 @@ class CommandLine(unittest.TestCase):
         self.assertEqual(pairs(a, '-append'), ['console=ttyS0 pc_case=x'])
         self.assertEqual(pairs(a, '-qmp'), ['unix:Q,server=on,wait=off'])
         self.assertIn('-no-reboot', a)
+        # No NIC, VGA or IDE: nothing uses them.
+        self.assertIn('-nodefaults', a)
 
     def test_arm64_ports_are_virtio_serial(self):
         a = qemu.argv('arm64', 'tcg', 2, 'K', 'I', '', 'C', 'O', command_socket='S', reboot=True)
@@ -64,6 +68,17 @@ class CommandLine(unittest.TestCase):
         self.assertIn('stdio,id=pccon,mux=on,signal=off,logfile=C', pairs(a, '-chardev'))
         self.assertEqual(pairs(a, '-mon'), ['chardev=pccon'])
         self.assertNotIn('-monitor', a)
+
+
+class Wait(unittest.TestCase):
+    def test_an_exit_is_seen_and_a_deadline_kills(self):
+        proc = subprocess.Popen(['sh', '-c', 'exit 3'])
+        self.assertEqual(qemu.wait(proc, time.monotonic() + 30), 3)
+        proc = subprocess.Popen(['sleep', '30'])
+        started = time.monotonic()
+        self.assertEqual(qemu.wait(proc, started + 0.2), 124)
+        self.assertLess(time.monotonic() - started, 5)
+        self.assertEqual(proc.returncode, -9)
 
 
 class Key(unittest.TestCase):
@@ -118,6 +133,29 @@ class CommandPort(unittest.TestCase):
             # What the guest's tty reads line by line: no line is long.
             self.assertTrue(all(0 < len(line) <= 76 for line in body))
             self.assertEqual(base64.decodebytes(b'\n'.join(body)), data)
+
+
+class RestoreArgv(unittest.TestCase):
+    def argv(self, **change):
+        with tempfile.TemporaryDirectory() as tmp:
+            o = spec(tmp, **change)
+            path = os.path.join(tmp, 'saved')
+            for ext in ('.mig', '.ram', '.console', '.out'):
+                with open(path + ext, 'w') as f:
+                    f.write('x')
+            with mock.patch.object(snapshot, '_qemu', side_effect=OSError('stop')) as start:
+                self.assertEqual(snapshot.restore(o, path)[0], None)
+            return start.call_args[0][0]
+
+    def test_the_kernel_is_in_the_saved_ram(self):
+        a = self.argv()
+        self.assertNotIn('-kernel', a)
+        self.assertEqual(a[-3:], ['-S', '-incoming', 'defer'])
+
+    def test_a_pstore_guest_boots_it_again_at_its_reset(self):
+        a = self.argv(pstore=True)
+        self.assertEqual(len(pairs(a, '-kernel')), 1)
+        self.assertNotIn('-no-reboot', a)
 
 
 class RestoreOrBoot(unittest.TestCase):
