@@ -16,8 +16,8 @@
 
 # prepare_series K SERIES: prepares the K-th series of $kernels.  Writes,
 # under $scratch/prep: K.order (its results' names, in KTAP order), K.jobs
-# (one guest per line: "lkdtm", "batch FILE" or "single FILE"), and last
-# K.ready, its kernel release.  A case that needs what the kernel lacks
+# (one guest per line: "lkdtm", "batch FILE", "single FILE" or "kdump
+# FILE"), K.guest (guest_options) and last K.ready, its kernel release.  A case that needs what the kernel lacks
 # gets its SKIP result here, unbooted; on a kernel without ramoops a
 # pstore case runs without its pstore checks, and counts as skipped.
 prepare_series() {
@@ -104,12 +104,31 @@ prepare_series() {
 		lkdtm=0
 		lkdtm_prepare "$rel" "$series" && lkdtm=1
 	fi
+	guest_options "$rel" "$series" >"$prep/$k.guest"
 	printf '%s\n' "${order[@]:first}" | grep . >"$prep/$k.order"
 	{
 		[ $lkdtm = 1 ] && echo lkdtm
 		[ ${#jobs[@]} = 0 ] || printf '%s\n' "${jobs[@]}"
 	} >"$prep/$k.jobs"
 	echo "$rel" >"$prep/$k.ready"
+}
+
+# guest_options REL SERIES: the series' options of the engine's guest
+# step (engine/pcengine/casestep.py, which reads them as @FILE), one a
+# line, as --opt=VALUE (a value may start with a dash).
+guest_options() {
+	local rel=$1 arch accel=tcg
+	arch=$(pc_rel_arch "$rel")
+	[ "$arch" = arm64 ] || accel=$(pc_accel)
+	printf -- '--%s\n' "series=$2" "results=$results" \
+		"timeout=$(pc_guest_timeout "$rel" "${PC_TIMEOUT:-120}")" \
+		"config=$(pc_rel_config "$rel")" "arch=$arch" "accel=$accel" \
+		"kernel=$(pc_rel_root "$rel")/boot/vmlinuz-$rel" \
+		"initrd=$PC_OUT/$rel/initramfs.cpio" "snapshots=$PC_OUT/$rel/snapshots" \
+		"snapshot=${PC_SNAPSHOT:-1}" "append=${PC_GUEST_CMDLINE:-}" \
+		"qemu-extra=${PC_QEMU_EXTRA:-}" "ramoops=$(pc_ramoops_cmdline "$arch")" \
+		"ramoops-params=$(pc_ramoops_params "$arch")" \
+		"ramoops-region=$(pc_ramoops_region "$arch"):$PC_RAMOOPS_RECORD"
 }
 
 # prepare_all: prepare_series for each series of $kernels, in order, into

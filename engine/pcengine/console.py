@@ -122,7 +122,7 @@ def kdump_log(out):
 
 
 def part_of(data, part):
-    """A batch part's stretch of a log, as tests/bench-step's run_batch cuts it:
+    """A batch part's stretch of a log, as casestep.run_batch cuts it:
     after a line that ends with "PC-PART PART" up to the next line that
     holds "PC-PART " anywhere.  Returns the text, each line ending with a
     newline."""

@@ -20,10 +20,11 @@ initramfs itself.  Here, in the order bash globs the directory:
 
 Its answer, on standard output, one line each: ``dealt N`` (the shard's
 count after this series), ``order SERIES-NAME`` (its results' names, in
-KTAP order), ``job batch FILE`` and ``job single FILE`` (its guests, in
-order), ``module twin|paths|race`` (the bench's modules a guest
-loads) and ``lkdtm`` when the scope picks LKDTM's selftest on the series
-(the shell prepares it, and deals it after the cases).  The bash it replaces wrote the same files, byte for byte.
+KTAP order), ``job batch FILE``, ``job single FILE`` and ``job kdump
+FILE`` (its guests, in order; a kdump case's boots a capture kernel
+too), ``module twin|paths|race`` (the bench's modules a guest loads)
+and ``lkdtm`` when the scope picks LKDTM's selftest on the series (the
+shell prepares it, and deals it after the cases).
 """
 
 import argparse
@@ -227,7 +228,7 @@ def plan(args, env, out):
     config = read_config(args.config)
     hand_dir = os.path.join(args.root, 'tests', 'cases')
     dealt = args.dealt
-    order, modules, batched, hand, singles = [], set(), [], [], []
+    order, modules, batched, hand, singles, kdumps = [], set(), [], [], [], set()
     for h in headers:
         if not wanted.search('%s/%s' % (args.series, h.name)) or h.name not in picked:
             continue
@@ -246,6 +247,8 @@ def plan(args, env, out):
                        'ok %s/%s # SKIP %s\n' % (args.series, h.name, why))
             continue
         modules.update(h.modules)
+        if h.kdump:
+            kdumps.add(h.path)
         if h.batch_ok:
             batched.append(h)
         elif os.path.isfile(os.path.join(hand_dir, h.name + '.sh')):
@@ -270,7 +273,7 @@ def plan(args, env, out):
     for f in batches:
         print('job batch ' + f, file=out)
     for f in singles:
-        print('job single ' + f, file=out)
+        print('job %s %s' % ('kdump' if f in kdumps else 'single', f), file=out)
     for m in sorted(modules):
         print('module ' + m, file=out)
     if scope.LKDTM in picked:

@@ -88,7 +88,7 @@ MARKERS = (
            'boot would print them'),
     # The bench's runner and its cases.
     Marker('PC-PART', 'CASE', ('out', 'kmsg'), ('engine/pcengine/prepare.py',),
-           ('tests/bench-step', 'engine/pcengine/console.py'),
+           ('engine/pcengine/console.py',),
            "a batch guest's next case starts here, on both channels"),
     Marker('PC-SKIP', 'REASON', ('out',),
            ('engine/pcengine/cases.py', 'tests/cases/kdump_hardlockup_nmi_watchdog.sh',

@@ -1,8 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0
 """The verdict on one case, from what its guest printed.
 
-tests/bench-step's judge_case runs it (``python3 -m pcengine.verdict``) on each
-case, and each part of a batch.  It was a port of tests/judge.sh, line
+casestep.py judges each case, and each part of a batch, with it;
+tests/bench-step runs it (``python3 -m pcengine.verdict``) on a kdump case.  It was a port of tests/judge.sh, line
 for line in what it decides and prints:
 the case header's expect and reject lines against the console and the
 case's output, no report the case did not ask for (UNASKED_RE), a skip
@@ -193,7 +193,7 @@ def _read(path):
 
 
 def main(argv=None):
-    """tests/bench-step's judge_case: the case's result file from its logs."""
+    """tests/bench-step's kdump case: the case's result file from its logs."""
     ap = argparse.ArgumentParser(
         prog='python3 -m pcengine.verdict',
         description='Judge one case from what its guest printed; write its result file.')

@@ -69,6 +69,13 @@ class Plan(unittest.TestCase):
                          ['order 6.1-direct_a', 'order 6.1-direct_b', 'order 6.1-direct_c',
                           'job single ' + os.path.join(self.cases, 'direct_c.sh')])
 
+    def test_a_kdump_case_is_a_job_of_its_own_kind(self):
+        write(self.cases, 'kdump_bugon.sh', '# kdump: 1\n')
+        write(self.cases, 'direct_d.sh', '# expect: x\n')
+        self.assertEqual([x for x in self.plan() if x.startswith('job')],
+                         ['job single ' + os.path.join(self.cases, 'direct_d.sh'),
+                          'job kdump ' + os.path.join(self.cases, 'kdump_bugon.sh')])
+
     def test_kdump_and_pstore_without_their_lanes(self):
         write(self.cases, 'kdump_bugon.sh', '# kdump: 1\n')
         write(self.cases, 'pstore_y.sh', '# pstore: 1\n# expect: crash\n'

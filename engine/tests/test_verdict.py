@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 """The verdict on saved consoles: what tests/judge.sh (the shell verdict
 it replaced) decided on each, to the byte; and its command line, as
-tests/run's judge_case runs it."""
+tests/bench-step runs it for a kdump case."""
 
 import os
 import shutil
