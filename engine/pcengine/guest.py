@@ -44,10 +44,10 @@ def boot(o):
     try:
         if o.stdio:
             # In the foreground: QEMU reads the terminal.
-            proc = subprocess.Popen(cmd, preexec_fn=qemu.die_with_parent)
+            proc = subprocess.Popen(cmd, preexec_fn=qemu.die_with_parent())
         else:
             proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                                    stderr=subprocess.DEVNULL, preexec_fn=qemu.die_with_parent)
+                                    stderr=subprocess.DEVNULL, preexec_fn=qemu.die_with_parent())
         mon = None
         if qmp_path:
             try:

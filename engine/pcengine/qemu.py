@@ -7,8 +7,8 @@ restored (snapshot.py) has a third port, into the guest: the command
 port, on which a restored /init reads the name of its case.
 
 - x86-64: the console is ttyS0, the output ttyS1, the command port ttyS2.
-  No default devices (a NIC, VGA, IDE): none is used, and their option
-  ROMs and set-up cost each QEMU some 25 ms.
+  No default devices (a NIC, VGA, CD-ROM, floppy, parallel port): none
+  is used, and their option ROMs and set-up cost each QEMU some 25 ms.
 - arm64 (QEMU's virt board, which has one UART: the console's): the output
   and the command port are virtio-serial ports, vport0p1 and vport0p2.
   QEMU's own pointer authentication algorithm keeps PAC (on in Debian's
@@ -122,6 +122,8 @@ def _exited_by(proc, deadline):
     polling: Popen.wait with a time limit naps up to 50 ms between looks,
     which a restored guest's 0.3 s run would pay at its end).  None when
     the host has no pidfd."""
+    if proc.returncode is not None:
+        return True  # reaped already (its PID may be another's now)
     try:
         fd = os.pidfd_open(proc.pid)
     except (AttributeError, OSError):
@@ -157,7 +159,14 @@ def wait(proc, deadline):
 
 
 def die_with_parent():
-    """preexec_fn of a QEMU: it is killed with the Python that waits for
-    it (the bench kills a step's tree from the top, and a QEMU started
-    after that look would live on)."""
-    ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+    """A preexec_fn for a QEMU: it is killed with the Python that waits
+    for it (the bench kills a step's tree from the top, and a QEMU
+    started after that look would live on).  A parent that died between
+    the fork and the prctl would leave it running: it exits then."""
+    parent = os.getpid()
+
+    def preexec():
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+        if os.getppid() != parent:
+            os._exit(1)
+    return preexec

@@ -130,7 +130,7 @@ def _ignore_ram(mon):
 def _qemu(cmd, errors, pass_fds=()):
     with open(errors, 'wb') as err:
         return subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                                stderr=err, preexec_fn=qemu.die_with_parent,
+                                stderr=err, preexec_fn=qemu.die_with_parent(),
                                 pass_fds=pass_fds)
 
 
