@@ -17,9 +17,10 @@
 # prepare_series K SERIES: prepares the K-th series of $kernels.  Writes,
 # under $scratch/prep: K.order (its results' names, in KTAP order), K.jobs
 # (one guest per line: "lkdtm", "batch FILE", "single FILE" or "kdump
-# FILE"), K.guest (guest_options) and last K.ready, its kernel release.  A case that needs what the kernel lacks
-# gets its SKIP result here, unbooted; on a kernel without ramoops a
-# pstore case runs without its pstore checks, and counts as skipped.
+# FILE"), K.guest (guest_options) and last K.ready, its kernel release.
+# A case that needs what the kernel lacks gets its SKIP result here,
+# unbooted; on a kernel without ramoops a pstore case runs without its
+# pstore checks, and counts as skipped.
 prepare_series() {
 	# tests/bench-step sets them.
 	: "${scratch?}" "${host_tool?}" "${kernels?}" "${filter?}" "${results?}" "${listing?}"

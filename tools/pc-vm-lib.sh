@@ -15,7 +15,7 @@ case $PC_OUT in /*) ;; *) PC_OUT=$PWD/$PC_OUT ;; esac
 # The engine's Python: Debian's own where it is, the one the engine is
 # written for (Debian 12's 3.11 and its standard library).  It starts in
 # 40 ms; a version manager's shim first on PATH (pyenv's) takes 0.3 s a
-# call, and the bench makes two calls a case.
+# call, and the bench makes one or more calls a case.
 if [ -z "${PC_PYTHON:-}" ]; then
 	PC_PYTHON=python3
 	[ -x /usr/bin/python3 ] && PC_PYTHON=/usr/bin/python3

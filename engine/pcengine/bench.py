@@ -25,7 +25,7 @@ polls.  A step that ended stays unreaped (a zombie keeps its PID) until
 the scheduler takes its end from the queue, so a kill never reaches a
 PID that another process reuses.  When a series' preparation fails, or
 the run is interrupted (SIGINT, SIGTERM, SIGHUP), every running step and
-all under it (QEMU and its timeout) is killed, and the run stops saying
+all under it (QEMU among them) is killed, and the run stops saying
 why.  A case whose guest step wrote no result is reported as failed,
 not left out, and so is a gate's step that a signal ended.
 """
@@ -111,8 +111,8 @@ def descendants(pid):
 
 
 def kill_tree(pid):
-    """PID and every process under it: timeout(1) puts QEMU in a process
-    group of its own, which a kill of the step's group would miss.  The
+    """PID and every process under it: a step's processes need not share
+    its process group, which a kill of the group would miss.  The
     tree is read first, and the step is killed before what it runs, so
     that it does not go on to a verdict on a guest killed under it."""
     for p in [pid] + descendants(pid):
@@ -217,6 +217,13 @@ class Run:
         if self.slots < 1:
             raise Stop('PC_JOBS=%s: expected a number of guests, 1 or more'
                        % self.env['PC_JOBS'])
+        if not (self.env.get('PC_TIMEOUT') or '120').isdigit():
+            raise Stop('PC_TIMEOUT=%s: expected whole seconds' % self.env['PC_TIMEOUT'])
+        for name in ('PC_GUEST_CMDLINE', 'PC_QEMU_EXTRA'):
+            value = self.env.get(name, '')
+            if value != ''.join(value.splitlines()):
+                # A guest step's options are lines (prep/K.guest).
+                raise Stop('%s: a line break in it: give it on one line' % name)
         self.listing = self.env.get('PC_LIST', '0') == '1'
         self.filter = self.env.get('PC_CASES') or '.'
         self.order = []

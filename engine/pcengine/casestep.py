@@ -38,6 +38,15 @@ def _read(path):
         return f.read()
 
 
+def _read_log(path):
+    # A log the guest never wrote is empty: what the case expected there
+    # is missing, as the verdict then says.
+    try:
+        return _read(path)
+    except FileNotFoundError:
+        return b''
+
+
 def _shell_value(text, key):
     # $(sed -n 's/^# KEY: //p' FILE): the values, a line each, the last
     # newline dropped.
@@ -64,6 +73,8 @@ def guest_spec(o, text, name, res, parts=1):
         boot += ' kasan_multi_shot'
     smp = int(_shell_value(text, 'smp') or 1)
     pstore = _shell_value(text, 'pstore') or '0'
+    if pstore not in ('0', '1', 'ram'):
+        raise ValueError('# pstore: %r: expected 0, 1 or ram' % pstore)
     read_ramoops = ''
     if pstore != '0':
         boot += ' ' + o.ramoops
@@ -90,8 +101,8 @@ def judge(o, case, rc, res, limit):
     logs.  A verdict that fails is a failed case, its why in the log."""
     name = os.path.basename(case)[:-3]
     try:
-        text = verdict.judge(_read(case), name, o.series, rc, _read(res + '.console'),
-                             _read(res + '.out'), limit,
+        text = verdict.judge(_read(case), name, o.series, rc, _read_log(res + '.console'),
+                             _read_log(res + '.out'), limit,
                              os.path.basename(res + '.console'), os.path.basename(res + '.out'))
     except Exception:  # noqa: BLE001 - any failure is the case's
         traceback.print_exc()
@@ -110,13 +121,31 @@ def guest_lines(how_file, tail=''):
     return ''.join('# guest: %s%s\n' % (line, tail) for line in how.splitlines())
 
 
+def run_guest(o, text, name, res, parts=1):
+    """The guest of the case or batch file's TEXT: (its status, its time
+    limit).  One that could not start (no QEMU, no kernel, a header that
+    makes no sense) has status 1, and says why in RES.how and the run
+    log: its cases still get a verdict, as a guest that failed would."""
+    limit = case_limit(o.timeout, 1, parts)
+    try:
+        spec = guest_spec(o, text, name, res, parts)
+        limit = spec.timeout
+        return guest.run(spec), limit
+    except Exception as e:  # noqa: BLE001 - any failure is the guest's
+        traceback.print_exc()
+        for log in ('.console', '.out'):
+            open(res + log, 'ab').close()
+        with open(res + '.how', 'w', encoding='utf-8') as f:
+            f.write('not run (%s: %s)\n' % (type(e).__name__, e))
+        return 1, limit
+
+
 def run_single(o, case):
     text = _read(case).decode('utf-8', 'surrogateescape')
     name = os.path.basename(case)[:-3]
     res = os.path.join(o.results, '%s-%s' % (o.series, name))
-    spec = guest_spec(o, text, name, res)
-    rc = guest.run(spec)
-    judge(o, case, rc, res, spec.timeout)
+    rc, limit = run_guest(o, text, name, res)
+    judge(o, case, rc, res, limit)
     with open(res + '.result', 'a', encoding='utf-8') as f:
         f.write(guest_lines(res + '.how'))
 
@@ -126,8 +155,7 @@ def run_batch(o, batch):
     name = os.path.basename(batch)[:-3]
     res = os.path.join(o.results, '%s-%s' % (o.series, name))
     parts = values(text, 'part')
-    spec = guest_spec(o, text, name, res, len(parts))
-    rc = guest.run(spec)
+    rc, limit = run_guest(o, text, name, res, len(parts))
     logs = {log: console.read_log('%s.%s' % (res, log)) for log in ('console', 'out')}
     how = guest_lines(res + '.how', ' (batch %s)' % name)
     for part in parts:
@@ -136,7 +164,7 @@ def run_batch(o, batch):
             with open('%s.%s' % (part_res, log), 'w', encoding='utf-8',
                       errors='surrogateescape') as f:
                 f.write(console.part_of(data, part))
-        judge(o, os.path.join(os.path.dirname(batch), part + '.sh'), rc, part_res, spec.timeout)
+        judge(o, os.path.join(os.path.dirname(batch), part + '.sh'), rc, part_res, limit)
         with open(part_res + '.result', 'a', encoding='utf-8') as f:
             f.write(how)
 

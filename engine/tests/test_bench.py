@@ -171,6 +171,25 @@ class Schedule(unittest.TestCase):
         self.assertEqual(str(stop.exception), 'building the clang kernel failed (why: above)')
 
 
+class GuestSteps(unittest.TestCase):
+    def test_case_files_run_in_the_engine_and_the_rest_in_bench_step(self):
+        with tempfile.TemporaryDirectory() as d:
+            with open(os.path.join(d, '1.jobs'), 'w') as f:
+                f.write('lkdtm\nbatch /c/zz_batch_1.sh\nsingle /c/point_bugon.sh\n'
+                        'kdump /c/kdump_panic.sh\n')
+            run = bench.Run({'PC_KERNELS': '6.1'})
+            run.names, run.prep = ['6.1'], d
+            steps = list(run.guest_steps(1, 'R'))
+        guest = '@' + os.path.join(d, '1.guest')
+        self.assertEqual([(s.args, s.command) for s in steps],
+                         [(['guest', 'lkdtm', 'R', '6.1'], None),
+                          (['batch', guest, '/c/zz_batch_1.sh'], bench.CASE_STEP),
+                          (['single', guest, '/c/point_bugon.sh'], bench.CASE_STEP),
+                          (['guest', 'kdump', 'R', '6.1', '/c/kdump_panic.sh'], None)])
+        self.assertTrue(all(s.slot for s in steps))
+        self.assertEqual(steps[1].env['PYTHONPATH'], os.path.join(bench.ROOT, 'engine'))
+
+
 class Report(unittest.TestCase):
     def test_a_case_without_a_result_fails_by_name(self):
         run = bench.Run({'PC_KERNELS': '6.1 6.1-rt arm64-6.1'})
@@ -183,7 +202,9 @@ class Report(unittest.TestCase):
     def test_bad_environment_stops_before_anything_runs(self):
         for env, why in (({'PC_SHARD': '3/2'}, 'PC_SHARD=3/2'),
                          ({'PC_JOBS': 'two'}, 'PC_JOBS=two'),
-                         ({'PC_JOBS': '0'}, 'PC_JOBS=0: expected a number of guests, 1 or more')):
+                         ({'PC_JOBS': '0'}, 'PC_JOBS=0: expected a number of guests, 1 or more'),
+                         ({'PC_TIMEOUT': '90.5'}, 'PC_TIMEOUT=90.5: expected whole seconds'),
+                         ({'PC_QEMU_EXTRA': '-icount 0\n'}, 'PC_QEMU_EXTRA: a line break')):
             with self.assertRaises(bench.Stop) as stop:
                 bench.Run(env)
             self.assertIn(why, str(stop.exception))

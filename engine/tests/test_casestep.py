@@ -67,6 +67,57 @@ class Header(unittest.TestCase):
         self.assertEqual(casestep.case_limit(120, 2, 9), 720)
 
 
+class Options(unittest.TestCase):
+    def test_the_series_options_are_read_from_a_file_line_by_line(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            config = os.path.join(tmp, 'config')
+            with open(config, 'w') as f:
+                f.write('CONFIG_KASAN=y\nCONFIG_PSTORE_RAM=y\n')
+            # As tests/prepare-series.sh's guest_options writes them.
+            lines = ['--series=6.1', '--results=' + tmp, '--timeout=120', '--config=' + config,
+                     '--arch=amd64', '--accel=tcg', '--kernel=K', '--initrd=I',
+                     '--snapshots=S', '--snapshot=1', '--append=', '--qemu-extra=-icount shift=0',
+                     '--ramoops=memmap=1M$0x10000000 pc_ramoops=0x10000000',
+                     '--ramoops-params=ramoops.mem_address=0x10000000',
+                     '--ramoops-region=0x10000000:0xff000:0x20000']
+            with open(os.path.join(tmp, '1.guest'), 'w') as f:
+                f.write(''.join(line + '\n' for line in lines))
+            case = os.path.join(tmp, 'direct_x.sh')
+            with open(case, 'w') as f:
+                f.write('# pstore: 1\n# expect-out: hi\necho hi\n')
+            with mock.patch.object(guest, 'run', return_value=0) as run:
+                casestep.main(['single', '@' + os.path.join(tmp, '1.guest'), case])
+            spec = run.call_args[0][0]
+            self.assertEqual((spec.qemu_extra, spec.append),
+                             ('-icount shift=0', '  kasan_multi_shot memmap=1M$0x10000000 '
+                              'pc_ramoops=0x10000000 ramoops.mem_address=0x10000000 panic=1'))
+
+    def test_a_guest_that_cannot_start_is_a_failed_case(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            case = os.path.join(tmp, 'direct_x.sh')
+            with open(case, 'w') as f:
+                f.write('# expect-out: hi\necho hi\n')
+            with mock.patch.object(guest, 'run', side_effect=FileNotFoundError('qemu')), \
+                    mock.patch('traceback.print_exc'):
+                casestep.run_single(options(tmp), case)
+            result = fixtures.text(os.path.join(tmp, '6.1-direct_x.result'))
+        self.assertTrue(result.startswith('not ok 6.1/direct_x\n# missing in 6.1-direct_x.out'),
+                        result)
+        self.assertTrue(result.endswith('# guest: not run (FileNotFoundError: qemu)\n'), result)
+
+    def test_a_header_that_makes_no_sense_fails_its_case(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            case = os.path.join(tmp, 'direct_x.sh')
+            with open(case, 'w') as f:
+                f.write('# pstore: yes\n')
+            with mock.patch.object(guest, 'run') as run, mock.patch('traceback.print_exc'):
+                casestep.run_single(options(tmp), case)
+            result = fixtures.text(os.path.join(tmp, '6.1-direct_x.result'))
+        self.assertFalse(run.called)
+        self.assertIn("# guest: not run (ValueError: # pstore: 'yes': expected 0, 1 or ram)",
+                      result)
+
+
 class Batch(unittest.TestCase):
     def test_each_part_is_judged_on_its_own_stretch(self):
         name = 'batch_matrix'

@@ -71,7 +71,7 @@ class Parts(unittest.TestCase):
             data = fixtures.read(fixtures.path('batch_matrix', log))
             for part in casefile.values(batch, 'part'):
                 with self.subTest(log=log, part=part):
-                    # tests/run's run_batch's awk.
+                    # The awk that cut a batch's logs before casestep.
                     awk = subprocess.run(
                         ['awk', '-v', 'p=PC-PART ' + part,
                          'index($0, "PC-PART ") { on = (substr($0, length($0) - length(p) + 1)'

@@ -152,6 +152,11 @@ class RestoreArgv(unittest.TestCase):
         self.assertNotIn('-kernel', a)
         self.assertEqual(a[-3:], ['-S', '-incoming', 'defer'])
 
+    def test_a_guest_whose_ramoops_the_host_reads_stops_at_its_reset(self):
+        a = self.argv(read_ramoops='0x10000000:0xff000:0x20000')
+        self.assertNotIn('-kernel', a)
+        self.assertEqual(pairs(a, '-action'), ['reboot=shutdown,shutdown=pause'])
+
     def test_a_pstore_guest_boots_it_again_at_its_reset(self):
         a = self.argv(pstore=True)
         self.assertEqual(len(pairs(a, '-kernel')), 1)
