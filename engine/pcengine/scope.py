@@ -161,7 +161,7 @@ POLICY = {
     ('first-x86', 'matrix'): Cell(ALL, *NEVER, ''),
     ('first-x86', 'lkdtm'): Cell(ALL, *NEVER, ''),
 
-    ('x86', 'hand'): Cell(ALL, *NEVER, ''),
+    ('x86', 'hand'): Cell(ALL, *X86_FULL, ''),
     ('x86', 'types'): Cell(only(types=DEBUG_SLICE_TYPES | ARM64_SLICE_TYPES), *X86_FULL,
                            'another x86-64 kernel runs the debug and arm64 slices\' types'),
     ('x86', 'kdump'): Cell(only(kdump=KDUMP_X86_SLICE), *KDUMP_FULL,
@@ -214,6 +214,14 @@ EXCLUDED = {
     ('debug', 'kfence_heap'): WHY_KFENCE,
     ('clang', 'kfence_heap'): WHY_KFENCE,
 }
+# The long SMP races (two vCPUs on one host thread: 20 to 80 s each) run
+# on the first x86-64 kernel, the debug kernel (KASAN, lockdep) and
+# arm64; another x86-64 kernel runs them with PC_X86_SCOPE=full.
+WHY_RACE = ('a long SMP race: it runs on the first x86-64 kernel, the debug kernel and'
+            ' arm64 (PC_X86_SCOPE=full runs it)')
+X86_LONG_RACES = ('arm_disarm_race', 'load_refused_race', 'return_kretprobe_race',
+                  'txn_refused_race')
+EXCLUDED.update({('x86', name): WHY_RACE for name in X86_LONG_RACES})
 # A hand-written case's "# debug-slice: no: WHY" line leaves it out of the
 # debug kernel's default scope.
 DEBUG_SLICE_HEADER = '# debug-slice: no'

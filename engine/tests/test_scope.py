@@ -50,6 +50,17 @@ class Policy(unittest.TestCase):
                      'matrix_fatal_x', 'lockdown', 'lkdtm_selftest'):
             self.assertEqual(runs('6.1', name), (True, ''), name)
 
+    def test_the_long_races_run_on_the_first_x86_debug_and_arm64(self):
+        for name in scope.X86_LONG_RACES:
+            self.assertIn(name, HAND)
+            self.assertEqual(runs('6.1', name), (True, ''), name)
+            self.assertEqual(runs('debug', name), (True, ''), name)
+            self.assertEqual(runs('6.12', name), (False, scope.WHY_RACE), name)
+            self.assertEqual(runs('6.12', name, PC_X86_SCOPE='full'), (True, ''), name)
+        self.assertTrue(runs('arm64-6.1', 'txn_refused_race')[0])
+        # The short ones stay.
+        self.assertTrue(runs('6.12', 'redirect_race_unload')[0])
+
     def test_other_x86_runs_the_slices_types(self):
         self.assertTrue(runs('6.12', 'point_stackleak_erasing')[0])
         self.assertTrue(runs('6.12', 'direct_overwrite_allocation')[0])
