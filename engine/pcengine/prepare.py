@@ -28,12 +28,12 @@ shell prepares it, and deals it after the cases).
 """
 
 import argparse
-import locale
 import os
 import re
 import sys
 
 from . import scope
+from .scope import collated
 from .cases import read_config
 from .casefile import sed_lines as lines_of  # as awk reads them too
 
@@ -66,16 +66,6 @@ def awk_join(values, default=''):
     for v in values:
         joined = v if joined == '' else joined + '\034' + v
     return joined if joined != '' else default
-
-
-def collated(names):
-    """NAMES as bash globs and sort sorts them: by the collation of
-    LC_COLLATE (C's, where that locale is not installed)."""
-    try:
-        locale.setlocale(locale.LC_COLLATE, '')
-    except locale.Error:
-        locale.setlocale(locale.LC_COLLATE, 'C')
-    return sorted(names, key=locale.strxfrm)
 
 
 class Header:

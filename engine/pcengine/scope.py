@@ -372,12 +372,22 @@ def hand_written(root):
     return found
 
 
+def collated(names, suffix=''):
+    """NAMES in the order bash globs and sort(1) sort the file names
+    NAME+SUFFIX: by the collation of LC_COLLATE (C's, where that locale
+    is not installed)."""
+    try:
+        locale.setlocale(locale.LC_COLLATE, '')
+    except locale.Error:
+        locale.setlocale(locale.LC_COLLATE, 'C')
+    return sorted(names, key=lambda n: locale.strxfrm(n + suffix))
+
+
 def prepared_candidates(prepared, raw_kernels):
     """(kernels, candidates) from a listing's scratch directory: the K-th
     series' release is in prep/K.ready, its case files in REL/cases, in
     bash's glob order (the collation of LC_COLLATE).  A kernel given as
     IMAGE:TREE goes by its release, as in tests/run."""
-    locale.setlocale(locale.LC_COLLATE, '')
     kernels, candidates = [], {}
     for k, series in enumerate(raw_kernels, 1):
         with open(os.path.join(prepared, 'prep', '%d.ready' % k)) as f:
@@ -385,7 +395,7 @@ def prepared_candidates(prepared, raw_kernels):
         name = rel if ':' in series else series
         names = case_names(os.path.join(prepared, rel, 'cases'))
         kernels.append(name)
-        candidates[name] = sorted(names, key=lambda n: locale.strxfrm(n + '.sh'))
+        candidates[name] = collated(names, '.sh')
     return kernels, candidates
 
 
