@@ -84,6 +84,18 @@ def run(o):
             snapshot.forget(o, key)
             how = 'booted (saved guest %s: %s)' % (key, why)
             started = time.monotonic()
+        elif not snapshot.case_began(o, path):
+            # The restored guest ended, or hung, before its /init took
+            # the case: nothing of the case ran, and its logs say nothing
+            # of it.  It boots; the restore's console is kept beside, and
+            # the saved guest too (it served this case's siblings).
+            kept = o.console + '.restore'
+            if os.path.exists(o.console):
+                os.replace(o.console, kept)
+            how = ('booted (saved guest %s ended before its case began, status %s: its'
+                   ' console is %s)' % (key, status, os.path.basename(kept)))
+            status = None
+            started = time.monotonic()
     if status is None:
         status = boot(o)
     if o.how:

@@ -56,7 +56,7 @@ CASES = 'tests/cases/*.sh'
 
 MARKERS = (
     # The guest's /init.
-    Marker('PC-GUEST-START', 'CASE RELEASE', ('out',), (_INIT,), (),
+    Marker('PC-GUEST-START', 'CASE RELEASE', ('out',), (_INIT,), ('engine/pcengine/snapshot.py',),
            'the guest is up; the case it runs and its kernel release'),
     Marker('PC-GUEST-END', '', ('out',), (_INIT, 'engine/pcengine/prepare.py'),
            ('engine/pcengine/cases.py', 'engine/pcengine/matrix.py', CASES),

@@ -267,6 +267,18 @@ def prune(directory, keep):
                 _remove(os.path.join(directory, key + ext))
 
 
+def case_began(o, path):
+    """Whether the guest restored from PATH said PC-GUEST-START: its
+    /init took the case from the command port.  Its output log is the
+    saved guest's, then what the restored one printed."""
+    try:
+        with open(o.out, 'rb') as f:
+            f.seek(os.path.getsize(path + '.out'))
+            return b'PC-GUEST-START ' in f.read()
+    except OSError:
+        return False
+
+
 def case_message(o):
     """What the restored /init reads on its command port: the case's name,
     and with a payload (a cpio archive) "+payload N" and N base64 lines."""

@@ -164,10 +164,12 @@ class RestoreArgv(unittest.TestCase):
 
 
 class RestoreOrBoot(unittest.TestCase):
-    def run_case(self, tmp, saved=('path', None, None), restored=(7, None), **change):
+    def run_case(self, tmp, saved=('path', None, None), restored=(7, None), began=True,
+                 **change):
         o = spec(tmp, **change)
         with mock.patch.object(snapshot, 'ensure', return_value=saved) as ensure, \
                 mock.patch.object(snapshot, 'restore', return_value=restored) as restore, \
+                mock.patch.object(snapshot, 'case_began', return_value=began), \
                 mock.patch.object(snapshot, 'forget') as forget, \
                 mock.patch.object(guest, 'boot', return_value=9) as boot:
             status = guest.run(o)
@@ -207,6 +209,30 @@ class RestoreOrBoot(unittest.TestCase):
             self.assertEqual((status, restored, booted), (9, True, True))
             self.assertRegex(how, r'^booted \(saved guest [0-9a-f]{16}: restoring it failed: '
                              r'migration failed\), ')
+
+    def test_a_restore_that_ends_before_its_case_began_boots_it(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            with open(os.path.join(tmp, 'c'), 'w') as f:
+                f.write('traps: PANIC: double fault\n')
+            status, how, _, restored, booted = self.run_case(tmp, restored=(0, None),
+                                                             began=False)
+            self.assertEqual((status, restored, booted), (9, True, True))
+            self.assertRegex(how, r'^booted \(saved guest [0-9a-f]{16} ended before its case '
+                             r'began, status 0: its console is c\.restore\), ')
+            with open(os.path.join(tmp, 'c.restore')) as f:
+                self.assertEqual(f.read(), 'traps: PANIC: double fault\n')
+
+    def test_the_case_began_when_init_said_so_after_the_save(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            saved, o = os.path.join(tmp, 'saved'), spec(tmp)
+            with open(saved + '.out', 'wb') as f:
+                f.write(b'PC-GUEST-START - R\n')  # the save's own boot
+            for after, began in ((b'', False), (b'PC-GUEST-START point_bugon R\n', True)):
+                with open(o.out, 'wb') as f:
+                    f.write(b'PC-GUEST-START - R\n' + after)
+                self.assertEqual(snapshot.case_began(o, saved), began)
+            os.unlink(o.out)
+            self.assertFalse(snapshot.case_began(o, saved))
 
     def test_no_directory_or_a_terminal_boots(self):
         with tempfile.TemporaryDirectory() as tmp:
