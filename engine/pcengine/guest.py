@@ -84,16 +84,20 @@ def run(o):
             snapshot.forget(o, key)
             how = 'booted (saved guest %s: %s)' % (key, why)
             started = time.monotonic()
-        elif not snapshot.case_began(o, path):
+        elif not snapshot.case_began(o, getattr(o, 'saved_out', 0)):
             # The restored guest ended, or hung, before its /init took
             # the case: nothing of the case ran, and its logs say nothing
-            # of it.  It boots; the restore's console is kept beside, and
-            # the saved guest too (it served this case's siblings).
+            # of it.  It boots; the restore's console is kept beside.  The
+            # saved guest is kept too (it served this case's siblings),
+            # unless it hung: each sibling would pay the whole time limit.
             kept = o.console + '.restore'
             if os.path.exists(o.console):
                 os.replace(o.console, kept)
-            how = ('booted (saved guest %s ended before its case began, status %s: its'
-                   ' console is %s)' % (key, status, os.path.basename(kept)))
+            if status == 124:
+                snapshot.forget(o, key)
+            how = ('booted (saved guest %s ended before its case began, status %s%s: its'
+                   ' console is %s)' % (key, status, ', put aside' if status == 124 else '',
+                                        os.path.basename(kept)))
             status = None
             started = time.monotonic()
     if status is None:

@@ -57,7 +57,8 @@ CASES = 'tests/cases/*.sh'
 MARKERS = (
     # The guest's /init.
     Marker('PC-GUEST-START', 'CASE RELEASE', ('out',), (_INIT,), ('engine/pcengine/snapshot.py',),
-           'the guest is up; the case it runs and its kernel release'),
+           'the guest is up; the case it runs and its kernel release (after a restore: '
+           '/init took the case)', ('Documentation/provoke-crash/testing.rst',)),
     Marker('PC-GUEST-END', '', ('out',), (_INIT, 'engine/pcengine/prepare.py'),
            ('engine/pcengine/cases.py', 'engine/pcengine/matrix.py', CASES),
            'the case came back (a batch prints one per part); a fatal '

@@ -267,13 +267,13 @@ def prune(directory, keep):
                 _remove(os.path.join(directory, key + ext))
 
 
-def case_began(o, path):
-    """Whether the guest restored from PATH said PC-GUEST-START: its
-    /init took the case from the command port.  Its output log is the
-    saved guest's, then what the restored one printed."""
+def case_began(o, saved):
+    """Whether the restored guest said PC-GUEST-START: its /init took
+    the case from the command port.  Its output log (o.out) holds SAVED
+    bytes of the saved guest's, then what the restored one printed."""
     try:
         with open(o.out, 'rb') as f:
-            f.seek(os.path.getsize(path + '.out'))
+            f.seek(saved)
             return b'PC-GUEST-START ' in f.read()
     except OSError:
         return False
@@ -292,7 +292,9 @@ def case_message(o):
 def restore(o, path):
     """Run the case in a guest restored from PATH: (QEMU's status, None),
     or (None, why) when the guest could not be restored and nothing of
-    the case ran (the caller boots it, which empties the logs)."""
+    the case ran (the caller boots it, which empties the logs).  Sets
+    o.saved_out: the bytes of the output log that are the saved guest's
+    (case_began reads what follows)."""
     sockets = tempfile.mkdtemp(prefix='pc-restore-')
     qmp_path, cmd_path = os.path.join(sockets, 'qmp'), os.path.join(sockets, 'cmd')
     errors = os.path.join(sockets, 'qemu')
@@ -301,6 +303,7 @@ def restore(o, path):
     try:
         shutil.copyfile(path + '.console', o.console)
         shutil.copyfile(path + '.out', o.out)
+        o.saved_out = os.path.getsize(o.out)
         # Both files open before QEMU starts, the RAM's handed over as
         # /dev/fd/N: a prune or a forget that unlinks them now leaves
         # this restore its files (QEMU would create an empty RAM file

@@ -173,8 +173,10 @@ class RestoreOrBoot(unittest.TestCase):
                 mock.patch.object(snapshot, 'forget') as forget, \
                 mock.patch.object(guest, 'boot', return_value=9) as boot:
             status = guest.run(o)
-        # A saved guest that did not restore is put aside.
-        self.assertEqual(forget.called, restore.called and restored[0] is None)
+        # A saved guest that did not restore, or hung before its case,
+        # is put aside.
+        self.assertEqual(forget.called, restore.called and (
+            restored[0] is None or (restored[0] == 124 and not began)))
         with open(o.how) as f:
             return status, f.read(), ensure.called, restore.called, boot.called
 
@@ -221,18 +223,19 @@ class RestoreOrBoot(unittest.TestCase):
                              r'began, status 0: its console is c\.restore\), ')
             with open(os.path.join(tmp, 'c.restore')) as f:
                 self.assertEqual(f.read(), 'traps: PANIC: double fault\n')
+            how = self.run_case(tmp, restored=(124, None), began=False)[1]
+            self.assertIn('ended before its case began, status 124, put aside:', how)
 
     def test_the_case_began_when_init_said_so_after_the_save(self):
         with tempfile.TemporaryDirectory() as tmp:
-            saved, o = os.path.join(tmp, 'saved'), spec(tmp)
-            with open(saved + '.out', 'wb') as f:
-                f.write(b'PC-GUEST-START - R\n')  # the save's own boot
-            for after, began in ((b'', False), (b'PC-GUEST-START point_bugon R\n', True)):
+            o = spec(tmp)
+            before = b'PC-GUEST-START - R\n'  # as if the save's own boot said it
+            for after, began in ((b'', False), (b'PC-GUEST-START point_bugon R\r\n', True)):
                 with open(o.out, 'wb') as f:
-                    f.write(b'PC-GUEST-START - R\n' + after)
-                self.assertEqual(snapshot.case_began(o, saved), began)
+                    f.write(before + after)
+                self.assertEqual(snapshot.case_began(o, len(before)), began)
             os.unlink(o.out)
-            self.assertFalse(snapshot.case_began(o, saved))
+            self.assertFalse(snapshot.case_began(o, 0))
 
     def test_no_directory_or_a_terminal_boots(self):
         with tempfile.TemporaryDirectory() as tmp:
