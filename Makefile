@@ -122,7 +122,7 @@ bench:
 	tests/bench/run
 
 stress:
-	PC_CASES='/arm_disarm_race$$' PC_LINT=0 PC_TIMEOUT=3600 \
+	PC_CASES='/arm_disarm_race$$' PC_LINT=0 PC_TIMEOUT=3600 PC_X86_SCOPE=full \
 		PC_GUEST_CMDLINE=pc_cycles=5000 tests/run
 
 # arm64 against Debian's arm64 headers of the host's 6.1 version, fetched

@@ -215,10 +215,11 @@ EXCLUDED = {
     ('clang', 'kfence_heap'): WHY_KFENCE,
 }
 # The long SMP races (two vCPUs on one host thread: 20 to 80 s each) run
-# on the first x86-64 kernel, the debug kernel (KASAN, lockdep) and
-# arm64; another x86-64 kernel runs them with PC_X86_SCOPE=full.
-WHY_RACE = ('a long SMP race: it runs on the first x86-64 kernel, the debug kernel and'
-            ' arm64 (PC_X86_SCOPE=full runs it)')
+# on the first x86-64 kernel and the debug kernel (KASAN, lockdep), and
+# two of them on arm64; another x86-64 kernel runs them with
+# PC_X86_SCOPE=full.
+WHY_RACE = ('a long SMP race: it runs on the first x86-64 kernel and the debug kernel'
+            ' (PC_X86_SCOPE=full runs it)')
 X86_LONG_RACES = ('arm_disarm_race', 'load_refused_race', 'return_kretprobe_race',
                   'txn_refused_race')
 EXCLUDED.update({('x86', name): WHY_RACE for name in X86_LONG_RACES})
