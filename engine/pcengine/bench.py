@@ -217,8 +217,9 @@ class Run:
         if self.slots < 1:
             raise Stop('PC_JOBS=%s: expected a number of guests, 1 or more'
                        % self.env['PC_JOBS'])
-        if not (self.env.get('PC_TIMEOUT') or '120').isdigit():
-            raise Stop('PC_TIMEOUT=%s: expected whole seconds' % self.env['PC_TIMEOUT'])
+        timeout = self.env.get('PC_TIMEOUT') or '120'
+        if not timeout.isdigit() or int(timeout) < 1:
+            raise Stop('PC_TIMEOUT=%s: expected whole seconds, 1 or more' % timeout)
         for name in ('PC_GUEST_CMDLINE', 'PC_QEMU_EXTRA'):
             value = self.env.get(name, '')
             if value != ''.join(value.splitlines()):

@@ -164,9 +164,10 @@ def die_with_parent():
     started after that look would live on).  A parent that died between
     the fork and the prctl would leave it running: it exits then."""
     parent = os.getpid()
+    libc = ctypes.CDLL(None, use_errno=True)  # here: no dlopen after the fork
 
     def preexec():
-        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+        libc.prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
         if os.getppid() != parent:
             os._exit(1)
     return preexec

@@ -204,6 +204,7 @@ class Report(unittest.TestCase):
                          ({'PC_JOBS': 'two'}, 'PC_JOBS=two'),
                          ({'PC_JOBS': '0'}, 'PC_JOBS=0: expected a number of guests, 1 or more'),
                          ({'PC_TIMEOUT': '90.5'}, 'PC_TIMEOUT=90.5: expected whole seconds'),
+                         ({'PC_TIMEOUT': '0'}, 'PC_TIMEOUT=0: expected whole seconds, 1 or more'),
                          ({'PC_QEMU_EXTRA': '-icount 0\n'}, 'PC_QEMU_EXTRA: a line break')):
             with self.assertRaises(bench.Stop) as stop:
                 bench.Run(env)
