@@ -129,7 +129,9 @@ guest_options() {
 		"snapshot=${PC_SNAPSHOT:-1}" "append=${PC_GUEST_CMDLINE:-}" \
 		"qemu-extra=${PC_QEMU_EXTRA:-}" "ramoops=$(pc_ramoops_cmdline "$arch")" \
 		"ramoops-params=$(pc_ramoops_params "$arch")" \
-		"ramoops-region=$(pc_ramoops_region "$arch"):$PC_RAMOOPS_RECORD"
+		"ramoops-region=$(pc_ramoops_region "$arch"):$PC_RAMOOPS_RECORD" \
+		"kdump-append=$(pc_kdump_cmdline "$rel")" \
+		"kdump-initrd=$PC_OUT/$rel/initramfs-kdump.cpio"
 }
 
 # prepare_all: prepare_series for each series of $kernels, in order, into

@@ -230,44 +230,11 @@ pc_kdump_save() {
 	rm -f "$disk" "$dir/makedumpfile.log"
 }
 
-# pc_kdump_note OUTPUT: the capture's figures, as a KTAP diagnostic: panic to
-# capture-kernel start on the CPU counter both kernels share (the first
-# kernel's reading when it loaded kdump, plus its log's last timestamp
-# less its uptime then; the capture kernel's reading less its uptime),
-# and the compressed dump's size.  Each kernel measures the counter's rate
-# itself (TSC calibration, under TCG, on a loaded host): one 6.12 capture
-# came out at 581 s where its neighbours took 1 s.  When the two rates
-# differ by more than 1% there is no figure, and the line says so.
+# pc_kdump_note OUTPUT: the capture's figures, as a KTAP diagnostic (the
+# time from the panic to the capture kernel's start, the dump's size):
+# engine/pcengine/kdump.py.
 pc_kdump_note() {
-	tr -d '\r' <"$1" | awk '
-		function field(line, key,   n, i, a, kv) {
-			n = split(line, a, " ")
-			for (i = 2; i <= n; i++) {
-				split(a[i], kv, "=")
-				if (kv[1] == key)
-					return kv[2]
-			}
-			return ""
-		}
-		/^PC-KDUMP-CLOCK / { t0 = field($0, "ticks"); hz = field($0, "hz"); u0 = field($0, "up") }
-		/^PC-KDUMP-CAPTURE / { t1 = field($0, "ticks"); hz1 = field($0, "hz"); u1 = field($0, "up") }
-		/^PC-KDUMP-DMESG-BEGIN/ { in_log = 1; next }
-		/^PC-KDUMP-DMESG-END/ { in_log = 0 }
-		in_log && match($0, /^\[ *[0-9]+\.[0-9]+\]/) {
-			t = substr($0, RSTART + 1, RLENGTH - 2) + 0
-		}
-		/^PC-KDUMP-DUMP / { size = $2 }
-		END {
-			if (t0 == "" || t1 == "" || hz <= 0 || hz1 <= 0 || t == "")
-				exit
-			if (hz1 / hz > 1.01 || hz1 / hz < 0.99) {
-				printf "#   kdump: panic to capture kernel start unknown (the kernels rate the CPU counter at %.0f and %.0f MHz), dump %.1f MB\n",
-					hz / 1e6, hz1 / 1e6, size / 1048576
-				exit
-			}
-			printf "#   kdump: panic to capture kernel start %.2f s (guest CPU counter), dump %.1f MB\n",
-				(t1 - t0) / hz - u1 - (t - u0), size / 1048576
-		}'
+	pc_engine kdump note "$1"
 }
 
 # What building crash needs (pc_install_deps' PC_EXTRA_PACKAGES).

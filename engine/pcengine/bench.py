@@ -275,12 +275,12 @@ class Run:
     def guest_steps(self, k, rel):
         """The series' guests: a case file's or a batch's in the engine
         (casestep.py, with the options its preparation wrote to K.guest),
-        the others (LKDTM's selftest, a kdump case) in tests/bench-step."""
+        LKDTM's selftest in tests/bench-step."""
         series = self.names[k - 1]
         options = '@' + os.path.join(self.prep, '%d.guest' % k)
         for line in read(os.path.join(self.prep, '%d.jobs' % k)).splitlines():
             kind, _, case = line.partition(' ')
-            if kind in ('single', 'batch'):
+            if kind in ('single', 'batch', 'kdump'):
                 env = dict(self.env, PYTHONPATH=os.path.join(ROOT, 'engine'))
                 yield Step([kind, options, case], True, env, self.case_command)
             else:

@@ -1,8 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0
 """The bench's guest step for a case file: its guest, then its verdicts.
 
-bench.py runs ``python3 -m pcengine.casestep single|batch @GUEST FILE``
-for the ``job single`` and ``job batch`` lines of a series' preparation
+bench.py runs ``python3 -m pcengine.casestep single|batch|kdump @GUEST
+FILE`` for the ``job`` lines of the same names of a series' preparation
 (prepare.py).  GUEST is the series' guest options, one a line, which the
 preparation (tests/prepare-series.sh) wrote to prep/K.guest: what the
 kernel decides (architecture, accelerator, kernel, initramfs, ramoops'
@@ -11,6 +11,9 @@ place, time limit).  The case file's header decides the rest:
 
 - single FILE: one guest (guest.py: restored, or booted where it must
   be), then the case's verdict (verdict.py), into RESULTS/SERIES-NAME.*;
+- kdump FILE: a case whose crash boots a capture kernel: its guest
+  boots (two kernels never restore), then its verdict and the capture's
+  figures (kdump.py);
 - batch FILE: one guest for the batch's ``# part:`` cases, then a
   verdict each, on its own stretch of the console and the output
   (console.part_of, cut at the ``PC-PART NAME`` lines that
@@ -19,8 +22,7 @@ place, time limit).  The case file's header decides the rest:
 Each result ends with ``# guest:`` lines: how its guest ran, and why.
 One process does all of it: a restored guest takes some 0.35 s, and the
 shell and second Python that did this before cost each guest 0.15 s more.
-Cases that boot a capture kernel (``job kdump``) and LKDTM's selftest
-are still tests/bench-step's.
+LKDTM's selftest is still tests/bench-step's.
 """
 
 import argparse
@@ -28,7 +30,7 @@ import os
 import sys
 import traceback
 
-from . import console, guest, verdict
+from . import console, guest, kdump, verdict
 from .casefile import values
 from .cases import read_config
 
@@ -64,13 +66,28 @@ def case_limit(timeout, smp, parts):
     return limit
 
 
-def guest_spec(o, text, name, res, parts=1):
-    """guest.run's options for the case file's TEXT (its header), named
-    NAME, logged to RES.console and RES.out."""
+def _boot_line(o, text):
+    """The header's boot lines, then the run's (PC_GUEST_CMDLINE)."""
     boot = ''.join(v + ' ' for v in values(text, 'boot')) + ' ' + o.append
     if 'CONFIG_KASAN' in o.options:
         # A batch guest runs several heap types: KASAN reports each.
         boot += ' kasan_multi_shot'
+    return boot
+
+
+def _spec(o, text, name, res, **kw):
+    smp = int(_shell_value(text, 'smp') or 1)
+    return argparse.Namespace(**{
+        **dict(arch=o.arch, accel=o.accel, smp=smp, kernel=o.kernel, qemu_extra=o.qemu_extra,
+               case=name, payload=None, console=res + '.console', out=res + '.out',
+               stdio=False, how=res + '.how', keep_saves=0),
+        **kw})
+
+
+def guest_spec(o, text, name, res, parts=1):
+    """guest.run's options for the case file's TEXT (its header), named
+    NAME, logged to RES.console and RES.out."""
+    boot = _boot_line(o, text)
     smp = int(_shell_value(text, 'smp') or 1)
     pstore = _shell_value(text, 'pstore') or '0'
     if pstore not in ('0', '1', 'ram'):
@@ -88,12 +105,22 @@ def guest_spec(o, text, name, res, parts=1):
     fresh = _shell_value(text, 'fresh-boot')
     if o.snapshot != '1':
         fresh = 'PC_SNAPSHOT=' + o.snapshot
-    return argparse.Namespace(
-        arch=o.arch, accel=o.accel, smp=smp, kernel=o.kernel, initrd=o.initrd,
-        append=boot, pstore=pstore == '1', read_ramoops=read_ramoops,
-        qemu_extra=o.qemu_extra, case=name, payload=None, console=res + '.console',
-        out=res + '.out', timeout=case_limit(o.timeout, smp, parts), stdio=False,
-        dir=o.snapshots, fresh_boot=fresh, how=res + '.how', keep_saves=0)
+    return _spec(o, text, name, res, initrd=o.initrd, append=boot, pstore=pstore == '1',
+                 read_ramoops=read_ramoops, timeout=case_limit(o.timeout, smp, parts),
+                 dir=o.snapshots, fresh_boot=fresh)
+
+
+def kdump_spec(o, text, name, res, parts=1):
+    """guest.run's options for a case whose crash boots a capture kernel:
+    the kdump initramfs, crashkernel= on the boot line, never a restore,
+    and on arm64, whose two kernels boot emulated, twice the time (a
+    capture took 78 of 120 s on a busy host)."""
+    smp = int(_shell_value(text, 'smp') or 1)
+    limit = case_limit(o.timeout, smp, parts) * (2 if o.arch == 'arm64' else 1)
+    return _spec(o, text, name, res, initrd=o.kdump_initrd,
+                 append=_boot_line(o, text) + ' ' + o.kdump_append, pstore=False,
+                 read_ramoops='', timeout=limit, dir=None,
+                 fresh_boot='kdump: a capture kernel')
 
 
 def judge(o, case, rc, res, limit):
@@ -121,14 +148,14 @@ def guest_lines(how_file, tail=''):
     return ''.join('# guest: %s%s\n' % (line, tail) for line in how.splitlines())
 
 
-def run_guest(o, text, name, res, parts=1):
-    """The guest of the case or batch file's TEXT: (its status, its time
-    limit).  One that could not start (no QEMU, no kernel, a header that
+def run_guest(o, text, name, res, parts=1, spec_of=guest_spec):
+    """The guest of the case or batch file's TEXT (its options from
+    SPEC_OF): (its status, its time limit).  One that could not start (no QEMU, no kernel, a header that
     makes no sense) has status 1, and says why in RES.how and the run
     log: its cases still get a verdict, as a guest that failed would."""
     limit = case_limit(o.timeout, 1, parts)
     try:
-        spec = guest_spec(o, text, name, res, parts)
+        spec = spec_of(o, text, name, res, parts)
         limit = spec.timeout
         return guest.run(spec), limit
     except Exception as e:  # noqa: BLE001 - any failure is the guest's
@@ -140,13 +167,15 @@ def run_guest(o, text, name, res, parts=1):
         return 1, limit
 
 
-def run_single(o, case):
+def run_single(o, case, kdump_case=False):
     text = _read(case).decode('utf-8', 'surrogateescape')
     name = os.path.basename(case)[:-3]
     res = os.path.join(o.results, '%s-%s' % (o.series, name))
-    rc, limit = run_guest(o, text, name, res)
+    rc, limit = run_guest(o, text, name, res, spec_of=kdump_spec if kdump_case else guest_spec)
     judge(o, case, rc, res, limit)
     with open(res + '.result', 'a', encoding='utf-8') as f:
+        if kdump_case:
+            f.write(kdump.note(_read_log(res + '.out')))
         f.write(guest_lines(res + '.how'))
 
 
@@ -173,7 +202,7 @@ def main(argv=None):
     ap = argparse.ArgumentParser(
         prog='python3 -m pcengine.casestep', fromfile_prefix_chars='@',
         description='The bench\'s guest step for a case file: its guest, then its verdicts.')
-    ap.add_argument('kind', choices=('single', 'batch'))
+    ap.add_argument('kind', choices=('single', 'batch', 'kdump'))
     ap.add_argument('--series', required=True, help='the series, as results name it')
     ap.add_argument('--results', required=True, metavar='DIR')
     ap.add_argument('--timeout', type=int, required=True,
@@ -191,12 +220,18 @@ def main(argv=None):
     ap.add_argument('--ramoops-params', required=True,
                     help='ramoops\' parameters, on the boot line of a kernel that has it built in')
     ap.add_argument('--ramoops-region', required=True, metavar='ADDR:SIZE:RECORD')
+    ap.add_argument('--kdump-append', default='',
+                    help='a kdump case\'s boot line: crashkernel= and pc_kdump=1')
+    ap.add_argument('--kdump-initrd', default='', help='a kdump case\'s initramfs')
     ap.add_argument('file', help='the case or batch file')
     o = ap.parse_args(argv)
     o.options = read_config(o.config)
     with open(o.config, encoding='utf-8', errors='surrogateescape') as f:
         o.ramoops_builtin = any(line.startswith('CONFIG_PSTORE_RAM=y') for line in f)
-    (run_single if o.kind == 'single' else run_batch)(o, o.file)
+    if o.kind == 'batch':
+        run_batch(o, o.file)
+    else:
+        run_single(o, o.file, kdump_case=o.kind == 'kdump')
     return 0
 
 

@@ -49,6 +49,7 @@ _LOAD = 'guest/kdump-load.sh'
 _VM = 'tools/pc-vm-runner.sh'
 _VERDICT = 'tools/pc-vm-verdict.sh'
 _KDUMP = 'tools/pc-kdump.sh'
+_KDUMP_NOTE = 'engine/pcengine/kdump.py'
 _RV = 'engine/pcengine/runner_verdict.py'
 _RR = 'engine/pcengine/runner_report.py'
 _RAM = 'engine/pcengine/ramoops.py'
@@ -108,21 +109,23 @@ MARKERS = (
            ('engine/pcengine/cases.py', CASES), 'the capture kernel is loaded'),
     Marker('PC-KDUMP-LOAD-FAILED', 'TEXT', ('out',), (_LOAD,),
            ('engine/pcengine/cases.py', CASES), "kexec -p failed; kexec's error"),
-    Marker('PC-KDUMP-CLOCK', 'up=S ticks=N hz=HZ', ('out',), (_LOAD,), (_KDUMP,),
+    Marker('PC-KDUMP-CLOCK', 'up=S ticks=N hz=HZ', ('out',), (_LOAD,), (_KDUMP_NOTE,),
            "the first kernel's reading of the shared clock (pc-guest clock)"),
-    Marker('PC-KDUMP-CAPTURE', 'up=S ticks=N hz=HZ', ('out',), (_CAPTURE,), (_KDUMP,),
+    Marker('PC-KDUMP-CAPTURE', 'up=S ticks=N hz=HZ', ('out',), (_CAPTURE,), (_KDUMP_NOTE,),
            "the capture kernel's reading of it, as it starts"),
     Marker('PC-KDUMP-VMCORE', 'N bytes', ('out',), (_CAPTURE,),
            ('engine/pcengine/cases.py',), 'the size of /proc/vmcore'),
     Marker('PC-KDUMP-DMESG-BEGIN', '', ('out',), (_CAPTURE,),
-           (_KDUMP, 'engine/pcengine/cases.py', CASES, 'engine/pcengine/console.py'),
+           (_KDUMP, _KDUMP_NOTE, 'engine/pcengine/cases.py', CASES,
+            'engine/pcengine/console.py'),
            "the crashed kernel's log (vmcore-dmesg) follows"),
-    Marker('PC-KDUMP-DMESG-END', '', ('out',), (_CAPTURE,), (_KDUMP, 'engine/pcengine/console.py'),
+    Marker('PC-KDUMP-DMESG-END', '', ('out',), (_CAPTURE,),
+           (_KDUMP, _KDUMP_NOTE, 'engine/pcengine/console.py'),
            'the end of that log'),
     Marker('PC-KDUMP-BAD-LEVEL', 'TEXT', ('out',), (_CAPTURE,), (),
            'pc_dump_level= was not 0-31; the default was used'),
     Marker('PC-KDUMP-DUMP', 'N bytes', ('out',), (_CAPTURE,),
-           (_KDUMP, _VERDICT, 'engine/pcengine/cases.py', CASES),
+           (_KDUMP, _KDUMP_NOTE, _VERDICT, 'engine/pcengine/cases.py', CASES),
            'the size of the compressed dump (makedumpfile)'),
     Marker('PC-KDUMP-NO-VMCORE', '', ('out',), (_CAPTURE,),
            ('engine/pcengine/cases.py', CASES), 'the capture kernel found no /proc/vmcore'),

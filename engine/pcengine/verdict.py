@@ -2,8 +2,9 @@
 """The verdict on one case, from what its guest printed.
 
 casestep.py judges each case, and each part of a batch, with it;
-tests/bench-step runs it (``python3 -m pcengine.verdict``) on a kdump case.  It was a port of tests/judge.sh, line
-for line in what it decides and prints:
+``python3 -m pcengine.verdict`` judges a saved case's logs again by
+hand.  It was a port of tests/judge.sh, line for line in what it
+decides and prints:
 the case header's expect and reject lines against the console and the
 case's output, no report the case did not ask for (UNASKED_RE), a skip
 from the header (``# skip:``) or from the guest (``PC-SKIP REASON``,
@@ -193,7 +194,7 @@ def _read(path):
 
 
 def main(argv=None):
-    """tests/bench-step's kdump case: the case's result file from its logs."""
+    """A case's result file from its saved logs, as the bench writes it."""
     ap = argparse.ArgumentParser(
         prog='python3 -m pcengine.verdict',
         description='Judge one case from what its guest printed; write its result file.')

@@ -185,7 +185,7 @@ class GuestSteps(unittest.TestCase):
                          [(['guest', 'lkdtm', 'R', '6.1'], None),
                           (['batch', guest, '/c/zz_batch_1.sh'], bench.CASE_STEP),
                           (['single', guest, '/c/point_bugon.sh'], bench.CASE_STEP),
-                          (['guest', 'kdump', 'R', '6.1', '/c/kdump_panic.sh'], None)])
+                          (['kdump', guest, '/c/kdump_panic.sh'], bench.CASE_STEP)])
         self.assertTrue(all(s.slot for s in steps))
         self.assertEqual(steps[1].env['PYTHONPATH'], os.path.join(bench.ROOT, 'engine'))
 

@@ -21,7 +21,8 @@ def options(tmp, **change):
         initrd='I', snapshots=os.path.join(tmp, 'snap'), snapshot='1', append='pc_cycles=3',
         qemu_extra='', ramoops='memmap=1M$0x10000000 pc_ramoops=0x10000000',
         ramoops_params='ramoops.mem_address=0x10000000', ramoops_region='0x10000000:0xff000:0x20000',
-        options=frozenset(), ramoops_builtin=False)
+        options=frozenset(), ramoops_builtin=False,
+        kdump_append='crashkernel=128M pc_kdump=1', kdump_initrd='KI')
     vars(o).update(change)
     return o
 
@@ -60,6 +61,17 @@ class Header(unittest.TestCase):
         s = self.spec('', options=frozenset({'CONFIG_KASAN'}), snapshot='0')
         self.assertTrue(s.append.endswith(' kasan_multi_shot'))
         self.assertEqual(s.fresh_boot, 'PC_SNAPSHOT=0')
+
+    def test_a_kdump_case_boots_with_its_capture_kernel(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            s = casestep.kdump_spec(options(tmp), '# kdump: 1\n# pstore: 1\n# smp: 2\n', 'k',
+                                    tmp + '/r')
+            a = casestep.kdump_spec(options(tmp, arch='arm64'), '# kdump: 1\n', 'k', tmp + '/r')
+        # No ramoops, no restore: two kernels boot.
+        self.assertEqual((s.append, s.initrd, s.pstore, s.read_ramoops, s.dir, s.fresh_boot),
+                         (' pc_cycles=3 crashkernel=128M pc_kdump=1', 'KI', False, '', None,
+                          'kdump: a capture kernel'))
+        self.assertEqual((s.timeout, a.timeout), (240, 240))
 
     def test_a_batch_has_up_to_three_guests_time(self):
         self.assertEqual([casestep.case_limit(120, 1, n) for n in (1, 2, 3, 9)],

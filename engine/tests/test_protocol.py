@@ -17,7 +17,7 @@ PARSERS_IN_ENGINE = ('engine/pcengine/cases.py', 'engine/pcengine/matrix.py',
                      'engine/pcengine/console.py', 'engine/pcengine/verdict.py',
                      'engine/pcengine/snapshot.py', 'engine/pcengine/runner_verdict.py',
                      'engine/pcengine/runner_report.py', 'engine/pcengine/ramoops.py',
-                     'engine/pcengine/prepare.py')
+                     'engine/pcengine/prepare.py', 'engine/pcengine/kdump.py')
 
 
 def tree_files():

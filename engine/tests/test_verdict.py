@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 """The verdict on saved consoles: what tests/judge.sh (the shell verdict
-it replaced) decided on each, to the byte; and its command line, as
-tests/bench-step runs it for a kdump case."""
+it replaced) decided on each, to the byte; and its command line, which
+judges a saved case again."""
 
 import os
 import shutil

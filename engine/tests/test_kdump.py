@@ -1,0 +1,33 @@
+# SPDX-License-Identifier: GPL-2.0
+"""A kdump guest's figures (pcengine.kdump) on a saved capture, and the
+line it gives when the two kernels rate the CPU counter apart; held to
+what the shell's awk (tools/pc-kdump.sh before the port) printed."""
+
+import unittest
+
+import fixtures
+from pcengine import kdump
+
+
+class Note(unittest.TestCase):
+    def test_a_saved_capture(self):
+        out = fixtures.read(fixtures.path('pass_kdump', 'out'))
+        self.assertEqual(kdump.note(out), '#   kdump: panic to capture kernel start 0.29 s'
+                         ' (guest CPU counter), dump 21.4 MB\n')
+
+    def test_counters_rated_apart_give_no_figure(self):
+        out = ('PC-KDUMP-CLOCK up=2.5 ticks=1000 hz=2000000000\r\n'
+               'PC-KDUMP-DMESG-BEGIN\n[    3.250000] Kernel panic\nPC-KDUMP-DMESG-END\n'
+               'PC-KDUMP-CAPTURE up=1.0 ticks=9000 hz=2100000000\n'
+               'PC-KDUMP-DUMP 2097152 bytes\n')
+        self.assertEqual(kdump.note(out), '#   kdump: panic to capture kernel start unknown'
+                         ' (the kernels rate the CPU counter at 2000 and 2100 MHz), dump 2.0 MB\n')
+
+    def test_nothing_without_a_capture_or_a_log(self):
+        self.assertEqual(kdump.note(b'PC-KDUMP-CLOCK up=1 ticks=5 hz=7\n'), '')
+        self.assertEqual(kdump.note('PC-KDUMP-CLOCK up=1 ticks=5 hz=7\n'
+                                    'PC-KDUMP-CAPTURE up=1 ticks=9 hz=7\n'), '')
+
+
+if __name__ == '__main__':
+    unittest.main()
