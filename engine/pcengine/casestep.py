@@ -220,9 +220,9 @@ def main(argv=None):
     ap.add_argument('--ramoops-params', required=True,
                     help='ramoops\' parameters, on the boot line of a kernel that has it built in')
     ap.add_argument('--ramoops-region', required=True, metavar='ADDR:SIZE:RECORD')
-    ap.add_argument('--kdump-append', default='',
+    ap.add_argument('--kdump-append', required=True,
                     help='a kdump case\'s boot line: crashkernel= and pc_kdump=1')
-    ap.add_argument('--kdump-initrd', default='', help='a kdump case\'s initramfs')
+    ap.add_argument('--kdump-initrd', required=True, help='a kdump case\'s initramfs')
     ap.add_argument('file', help='the case or batch file')
     o = ap.parse_args(argv)
     o.options = read_config(o.config)

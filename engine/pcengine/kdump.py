@@ -20,25 +20,25 @@ import argparse
 import re
 import sys
 
-from .console import lines_of, text_of
+from .console import lines_of, read_log, text_of
 
 STAMP_RE = re.compile(r'^\[ *([0-9]+\.[0-9]+)\]')
+# A value's number as awk reads it: its leading number, or 0.
+NUMBER_RE = re.compile(r'[ \t\n]*([-+]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][-+]?[0-9]+)?)')
 
 
 def _fields(line):
     """KEY=VALUE words after a marker."""
     found = {}
-    for word in line.split()[1:]:
+    for word in re.split(r'[ \t]+', line.strip(' \t'))[1:]:
         key, _, value = word.partition('=')
         found.setdefault(key, value.split('=')[0])
     return found
 
 
 def _number(value):
-    try:
-        return float(value)
-    except (TypeError, ValueError):
-        return 0.0
+    m = NUMBER_RE.match(value or '')
+    return float(m.group(1)) if m else 0.0
 
 
 def note(out):
@@ -60,7 +60,8 @@ def note(out):
         if m:
             stamp = float(m.group(1))
         if line.startswith('PC-KDUMP-DUMP '):
-            size = _number(line.split()[1] if len(line.split()) > 1 else '')
+            words = re.split(r'[ \t]+', line.strip(' \t'))
+            size = _number(words[1] if len(words) > 1 else '')
     if not clock or not capture or not clock.get('ticks') or not capture.get('ticks') \
             or stamp is None:
         return ''
@@ -84,8 +85,8 @@ def main(argv=None):
     n = sub.add_parser('note', help='the capture\'s figures, as a KTAP diagnostic line')
     n.add_argument('output', help='the guest\'s output log')
     args = ap.parse_args(argv)
-    with open(args.output, 'rb') as f:
-        sys.stdout.write(note(f.read()))
+    # A log the guest never wrote has no figures.
+    sys.stdout.write(note(read_log(args.output)))
     return 0
 
 

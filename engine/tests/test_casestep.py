@@ -91,7 +91,8 @@ class Options(unittest.TestCase):
                      '--snapshots=S', '--snapshot=1', '--append=', '--qemu-extra=-icount shift=0',
                      '--ramoops=memmap=1M$0x10000000 pc_ramoops=0x10000000',
                      '--ramoops-params=ramoops.mem_address=0x10000000',
-                     '--ramoops-region=0x10000000:0xff000:0x20000']
+                     '--ramoops-region=0x10000000:0xff000:0x20000',
+                     '--kdump-append=crashkernel=128M pc_kdump=1', '--kdump-initrd=KI']
             with open(os.path.join(tmp, '1.guest'), 'w') as f:
                 f.write(''.join(line + '\n' for line in lines))
             case = os.path.join(tmp, 'direct_x.sh')
@@ -103,6 +104,27 @@ class Options(unittest.TestCase):
             self.assertEqual((spec.qemu_extra, spec.append),
                              ('-icount shift=0', '  kasan_multi_shot memmap=1M$0x10000000 '
                               'pc_ramoops=0x10000000 ramoops.mem_address=0x10000000 panic=1'))
+
+    def test_a_kdump_case_s_result_has_the_capture_s_figures(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            case = os.path.join(tmp, 'kdump_panic.sh')
+            with open(case, 'w') as f:
+                f.write('# kdump: 1\n# expect-out: PC-KDUMP-DONE\n')
+
+            def fake_run(spec):
+                shutil.copy(fixtures.path('pass_kdump', 'out'), spec.out)
+                open(spec.console, 'w').close()
+                with open(spec.how, 'w') as f:
+                    f.write('booted (kdump: a capture kernel), 20.00 s\n')
+                return 0
+            with mock.patch.object(guest, 'run', side_effect=fake_run) as run:
+                casestep.run_single(options(tmp), case, kdump_case=True)
+            result = fixtures.text(os.path.join(tmp, '6.1-kdump_panic.result'))
+        self.assertEqual(run.call_args[0][0].initrd, 'KI')
+        self.assertTrue(result.startswith('ok 6.1/kdump_panic\n'), result)
+        self.assertTrue(result.endswith(
+            '#   kdump: panic to capture kernel start 0.29 s (guest CPU counter), dump 21.4 MB\n'
+            '# guest: booted (kdump: a capture kernel), 20.00 s\n'), result)
 
     def test_a_guest_that_cannot_start_is_a_failed_case(self):
         with tempfile.TemporaryDirectory() as tmp:

@@ -23,6 +23,21 @@ class Note(unittest.TestCase):
         self.assertEqual(kdump.note(out), '#   kdump: panic to capture kernel start unknown'
                          ' (the kernels rate the CPU counter at 2000 and 2100 MHz), dump 2.0 MB\n')
 
+    def test_rates_one_percent_apart_still_give_a_figure(self):
+        def line(hz, hz1):
+            return kdump.note('PC-KDUMP-CLOCK up=0 ticks=0 hz=%d\nPC-KDUMP-DMESG-BEGIN\n'
+                              '[    0.000000] x\nPC-KDUMP-DMESG-END\n'
+                              'PC-KDUMP-CAPTURE up=0 ticks=%d hz=%d\n' % (hz, hz, hz1))
+        self.assertIn('start 1.00 s', line(100, 101))
+        self.assertIn('start 1.00 s', line(100, 99))
+        self.assertIn('unknown', line(1000, 1011))
+        self.assertIn('unknown', line(1000, 989))
+
+    def test_values_are_read_as_awk_reads_them(self):
+        # A leading number, and 0 for none.
+        self.assertEqual([kdump._number(v) for v in ('1000x', '', None, '2.5e3')],
+                         [1000.0, 0.0, 0.0, 2500.0])
+
     def test_nothing_without_a_capture_or_a_log(self):
         self.assertEqual(kdump.note(b'PC-KDUMP-CLOCK up=1 ticks=5 hz=7\n'), '')
         self.assertEqual(kdump.note('PC-KDUMP-CLOCK up=1 ticks=5 hz=7\n'
