@@ -103,6 +103,13 @@ static int pc_delay_run(const struct pc_crash_type *type, const char *where,
 	tell = pc_stall_begin(type, where);
 	start = ktime_get_mono_fast_ns();
 	msleep(ms);
+	/*
+	 * msleep() counts jiffies, which can run ahead of the clock that
+	 * pc_held_up() reads (a two-vCPU TCG guest slept 99.4 ms of
+	 * ms=100): sleep on until that clock has gone past ms= too.
+	 */
+	while (ktime_get_mono_fast_ns() - start < (u64)ms * NSEC_PER_MSEC)
+		usleep_range(1000, 2000);
 	return pc_held_up("delay", ms, start, tell);
 }
 
