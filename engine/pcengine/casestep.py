@@ -40,15 +40,6 @@ def _read(path):
         return f.read()
 
 
-def _read_log(path):
-    # A log the guest never wrote is empty: what the case expected there
-    # is missing, as the verdict then says.
-    try:
-        return _read(path)
-    except FileNotFoundError:
-        return b''
-
-
 def _shell_value(text, key):
     # $(sed -n 's/^# KEY: //p' FILE): the values, a line each, the last
     # newline dropped.
@@ -75,10 +66,13 @@ def _boot_line(o, text):
     return boot
 
 
-def _spec(o, text, name, res, **kw):
-    smp = int(_shell_value(text, 'smp') or 1)
+def _smp(text):
+    return int(_shell_value(text, 'smp') or 1)
+
+
+def _spec(o, name, res, **kw):
     return argparse.Namespace(**{
-        **dict(arch=o.arch, accel=o.accel, smp=smp, kernel=o.kernel, qemu_extra=o.qemu_extra,
+        **dict(arch=o.arch, accel=o.accel, kernel=o.kernel, qemu_extra=o.qemu_extra,
                case=name, payload=None, console=res + '.console', out=res + '.out',
                stdio=False, how=res + '.how', keep_saves=0),
         **kw})
@@ -88,7 +82,7 @@ def guest_spec(o, text, name, res, parts=1):
     """guest.run's options for the case file's TEXT (its header), named
     NAME, logged to RES.console and RES.out."""
     boot = _boot_line(o, text)
-    smp = int(_shell_value(text, 'smp') or 1)
+    smp = _smp(text)
     pstore = _shell_value(text, 'pstore') or '0'
     if pstore not in ('0', '1', 'ram'):
         raise ValueError('# pstore: %r: expected 0, 1 or ram' % pstore)
@@ -105,7 +99,7 @@ def guest_spec(o, text, name, res, parts=1):
     fresh = _shell_value(text, 'fresh-boot')
     if o.snapshot != '1':
         fresh = 'PC_SNAPSHOT=' + o.snapshot
-    return _spec(o, text, name, res, initrd=o.initrd, append=boot, pstore=pstore == '1',
+    return _spec(o, name, res, smp=smp, initrd=o.initrd, append=boot, pstore=pstore == '1',
                  read_ramoops=read_ramoops, timeout=case_limit(o.timeout, smp, parts),
                  dir=o.snapshots, fresh_boot=fresh)
 
@@ -115,9 +109,9 @@ def kdump_spec(o, text, name, res, parts=1):
     the kdump initramfs, crashkernel= on the boot line, never a restore,
     and on arm64, whose two kernels boot emulated, twice the time (a
     capture took 78 of 120 s on a busy host)."""
-    smp = int(_shell_value(text, 'smp') or 1)
+    smp = _smp(text)
     limit = case_limit(o.timeout, smp, parts) * (2 if o.arch == 'arm64' else 1)
-    return _spec(o, text, name, res, initrd=o.kdump_initrd,
+    return _spec(o, name, res, smp=smp, initrd=o.kdump_initrd,
                  append=_boot_line(o, text) + ' ' + o.kdump_append, pstore=False,
                  read_ramoops='', timeout=limit, dir=None,
                  fresh_boot='kdump: a capture kernel')
@@ -128,8 +122,10 @@ def judge(o, case, rc, res, limit):
     logs.  A verdict that fails is a failed case, its why in the log."""
     name = os.path.basename(case)[:-3]
     try:
-        text = verdict.judge(_read(case), name, o.series, rc, _read_log(res + '.console'),
-                             _read_log(res + '.out'), limit,
+        # A log the guest never wrote reads empty: what the case expected
+        # there is missing, as the verdict then says.
+        text = verdict.judge(_read(case), name, o.series, rc, console.read_log(res + '.console'),
+                             console.read_log(res + '.out'), limit,
                              os.path.basename(res + '.console'), os.path.basename(res + '.out'))
     except Exception:  # noqa: BLE001 - any failure is the case's
         traceback.print_exc()
@@ -150,9 +146,10 @@ def guest_lines(how_file, tail=''):
 
 def run_guest(o, text, name, res, parts=1, spec_of=guest_spec):
     """The guest of the case or batch file's TEXT (its options from
-    SPEC_OF): (its status, its time limit).  One that could not start (no QEMU, no kernel, a header that
-    makes no sense) has status 1, and says why in RES.how and the run
-    log: its cases still get a verdict, as a guest that failed would."""
+    SPEC_OF): (its status, its time limit).  One that could not start
+    (no QEMU, no kernel, a header that makes no sense) has status 1, and
+    says why in RES.how and the run log: its cases still get a verdict,
+    as a guest that failed would."""
     limit = case_limit(o.timeout, 1, parts)
     try:
         spec = spec_of(o, text, name, res, parts)
@@ -175,7 +172,7 @@ def run_single(o, case, kdump_case=False):
     judge(o, case, rc, res, limit)
     with open(res + '.result', 'a', encoding='utf-8') as f:
         if kdump_case:
-            f.write(kdump.note(_read_log(res + '.out')))
+            f.write(kdump.note(console.read_log(res + '.out')))
         f.write(guest_lines(res + '.how'))
 
 
