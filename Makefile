@@ -91,7 +91,7 @@ PYTHON ?= $(firstword $(wildcard /usr/bin/python3) python3)
 PYFLAKES ?= pyflakes3
 check-unit: unit
 	cd engine && PYTHONDONTWRITEBYTECODE=1 $(PYTHON) -m unittest discover -s tests -t tests
-	$(PYFLAKES) engine
+	$(PYFLAKES) engine tools/provoke-crash-vm
 
 check-shell:
 	tests/lint-shell.sh

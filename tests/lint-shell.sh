@@ -16,9 +16,9 @@ files=(
 	tests/run tests/bench-step tests/lint tests/*.sh
 	tests/bench/run tests/bench/*.sh
 	guest/init guest/capture-init guest/kdump-load.sh
-	guest/pc-protocol.sh
+	guest/pc-protocol.sh guest/vm.sh
 	tests/cases/*.sh
-	tools/provoke-crash-vm tools/*.sh tools/*.bash-completion
+	tools/*.sh tools/*.bash-completion
 )
 # Not checked: what the bash generators wrote, kept byte for byte as the
 # engine's tests hold their Python successors to it (engine/tests/).

@@ -273,54 +273,6 @@ pc_has_config() {
 	grep -Eq "^$2=[ym]" "$(pc_rel_config "$1")"
 }
 
-# pc_type_patterns REL EXPECT [kdump]: a type's expected patterns (joined by
-# " && " in the table), one per line.  "CONFIG_X? PATTERN" is expected only
-# where REL has CONFIG_X (lockdep's own report of the ABBA deadlock, say);
-# "!kdump? PATTERN" only where no capture kernel is loaded (the oops path
-# jumps into it before panic() prints its line).
-pc_type_patterns() {
-	local pat
-	printf '%s\n' "$2" | sed 's/ && /\n/g' | while IFS= read -r pat; do
-		if [[ $pat =~ ^(CONFIG_[A-Z0-9_]+)\?\ (.*)$ ]]; then
-			pc_has_config "$1" "${BASH_REMATCH[1]}" || continue
-			pat=${BASH_REMATCH[2]}
-		fi
-		if [[ $pat =~ ^!kdump\?\ (.*)$ ]]; then
-			[ "${3:-}" = kdump ] && continue
-			pat=${BASH_REMATCH[1]}
-		fi
-		printf '%s\n' "$pat"
-	done
-}
-
-# pc_needs REL WORD...: what the crash-type table's needs words ask of a
-# guest of release REL, in PC_NEED_BOOT (name=value words: the command
-# line), PC_NEED_SMP (2 for "smp"), PC_NEED_CPU (CPU features, from
-# "cpu:FEATURE" words; x86-64 guests get QEMU's -cpu max, which has
-# them), PC_NEED_MISSING (the CONFIG_ words REL lacks), PC_NEED_DEFEATED
-# (the !CONFIG_ words REL has: options that defeat the type) and
-# PC_NEED_ARCH (the one architecture the type runs on, when not REL's).
-pc_needs() {
-	local rel=$1 word arch
-	shift
-	arch=$(pc_rel_arch "$rel")
-	arch=${arch/amd64/x86_64}
-	PC_NEED_BOOT="" PC_NEED_SMP=1 PC_NEED_CPU="" PC_NEED_MISSING="" PC_NEED_ARCH=""
-	PC_NEED_DEFEATED=""
-	for word in "$@"; do
-		# shellcheck disable=SC2034 # the PC_NEED_ results are the caller's
-		case $word in
-		CONFIG_*) pc_has_config "$rel" "$word" || PC_NEED_MISSING="$PC_NEED_MISSING $word" ;;
-		!CONFIG_*) pc_has_config "$rel" "${word#!}" && PC_NEED_DEFEATED="$PC_NEED_DEFEATED ${word#!}" ;;
-		smp) PC_NEED_SMP=2 ;;
-		cpu:*) PC_NEED_CPU="$PC_NEED_CPU ${word#cpu:}" ;;
-		x86_64 | arm64 | powerpc) [ "$word" = "$arch" ] || PC_NEED_ARCH=$word ;;
-		- | '') ;;
-		*) PC_NEED_BOOT="$PC_NEED_BOOT $word" ;;
-		esac
-	done
-}
-
 # Case files say what differs between architectures with placeholders;
 # this sed script fills them in for release $1's architecture:
 #   @sys@NAME      the system call's entry symbol (__x64_sys_NAME).  arm64

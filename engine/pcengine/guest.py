@@ -108,7 +108,8 @@ def run(o):
     return status
 
 
-def main(argv=None):
+def options(argv=None):
+    """The command line's options (ARGV: 'run' and the options)."""
     p = argparse.ArgumentParser(prog='pcengine.guest', description=__doc__.split('\n')[0])
     sub = p.add_subparsers(dest='command', required=True)
     r = sub.add_parser('run', help='run one case, restored or booted')
@@ -143,7 +144,11 @@ def main(argv=None):
                    '(a cache across runs); 0: all')
     o = p.parse_args(argv)
     o.pstore = bool(o.pstore)
-    return run(o)
+    return o
+
+
+def main(argv=None):
+    return run(options(argv))
 
 
 if __name__ == '__main__':

@@ -46,8 +46,9 @@ Marker = collections.namedtuple('Marker', 'name args channels emitters parsers m
 _INIT = 'guest/init'
 _CAPTURE = 'guest/capture-init'
 _LOAD = 'guest/kdump-load.sh'
-_VM = 'tools/pc-vm-runner.sh'
-_VERDICT = 'tools/pc-vm-verdict.sh'
+_VM = 'guest/vm.sh'
+_VM_WATCH = 'engine/pcengine/vm.py'
+_VERDICT = 'engine/pcengine/vm_kdump.py'
 _KDUMP = 'tools/pc-kdump.sh'
 _KDUMP_NOTE = 'engine/pcengine/kdump.py'
 _RV = 'engine/pcengine/runner_verdict.py'
@@ -132,7 +133,7 @@ MARKERS = (
     Marker('PC-KDUMP-DONE', '', ('out',), (_CAPTURE,),
            (_VERDICT, 'engine/pcengine/cases.py', CASES), 'the capture kernel is done'),
     # tools/provoke-crash-vm's guest script.
-    Marker('PC-RUN-BEGIN', '', ('out', 'kmsg'), (_VM,), (_VM, _RV, _RR),
+    Marker('PC-RUN-BEGIN', '', ('out', 'kmsg'), (_VM,), (_VM, _VM_WATCH, _RV, _RR),
            "the user's command starts"),
     Marker('PC-RUN-END', '[RC]', ('out', 'kmsg'), (_VM,), (_RV, _RR),
            'it ended, with its exit status (none on the console after a refusal)'),

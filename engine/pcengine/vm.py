@@ -1,0 +1,445 @@
+# SPDX-License-Identifier: GPL-2.0
+"""provoke-crash-vm: provoke a crash in a throw-away QEMU guest.
+
+Boots (or restores, once saved) a Debian cloud kernel (or one you built)
+with the freshly built module and a busybox userland, arms crash points
+(or fires a trigger), runs the user's command inside to hit the path,
+then prints the kernel's report and the pstore record that ramoops kept
+in the guest's RAM.  The host kernel is never touched.
+
+tools/provoke-crash-vm runs main().  The command line and its checks are
+vm_args; the guest is guest.run's; the report and the verdict are
+runner_report's and runner_verdict's; kdump's verdict is vm_kdump's.
+What is still shell (packages, the kernel's files, the module's build,
+the initramfs, kdump's pieces: tools/pc-vm-lib.sh, tools/pc-kdump.sh,
+shared with the bench) runs through step().
+
+The run's files are in one work directory, as runner_verdict reads them
+(console.log, out.log, table, events, how, root/: this run's part of the
+initramfs); it goes when the run ends.
+"""
+
+import hashlib
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+
+from . import accel, cases, console, guest, runner_verdict, vm_args, vm_kdump
+from .runner_verdict import SETUP
+from .vm_shell import ROOT, SetupError, log, read, say, step
+
+# What the shell knows of a release, a line each (see Release).
+FACTS = '''rel=$(pc_kernel_release "$1") || exit 6
+arch=$(pc_rel_arch "$rel")
+printf '%s\\n' "$rel" "$arch" "$(pc_rel_root "$rel")" "$(pc_rel_config "$rel")" \\
+	"$(pc_case_sed "$rel")" "$(pc_ramoops_cmdline "$arch")" "$(pc_ramoops_params "$arch")" \\
+	"$(pc_ramoops_region "$arch"):$PC_RAMOOPS_RECORD"
+'''
+
+
+class Release:
+    """A kernel release, as the shared shell lays it out: its arch
+    (amd64, arm64), root of files, config, the case files' sed script
+    and ramoops' place in the guest."""
+
+    def __init__(self, env, series):
+        lines = step(env, 'pc_install_deps "$1" || exit 6\n' + FACTS, series).split('\n')
+        (self.rel, self.arch, self.root, self.config, self.case_sed, self.ramoops,
+         self.ramoops_params, self.ramoops_region) = lines
+        self.kernel = cases.Kernel(self.rel, self.arch, cases.read_config(self.config),
+                                   '', False)
+
+
+def _hash_files(root, paths):
+    h = hashlib.sha256()
+    for path in paths:
+        h.update(path.encode() + b'\0')
+        with open(os.path.join(root, path), 'rb') as f:
+            h.update(f.read())
+    return h.hexdigest()[:16]
+
+
+def _tree(root, tops, keep=lambda name: True):
+    """The files under TOPS (relative to ROOT), sorted."""
+    found = []
+    for top in tops:
+        if os.path.isfile(os.path.join(root, top)):
+            found.append(top)
+            continue
+        for d, _, names in os.walk(os.path.join(root, top)):
+            found += [os.path.relpath(os.path.join(d, n), root) for n in names if keep(n)]
+    return sorted(found)
+
+
+def host_tool(out):
+    """The tool built for the host, which reads the table (types
+    --table); rebuilt only when its sources change."""
+    srcs = ['tools/provoke-crash.c', 'tools/checks.c', 'tools/checks.h']
+    srcs += _tree(ROOT, ['module'], lambda n: n.startswith('parse') and n[-2:] in ('.c', '.h'))
+    srcs += _tree(ROOT, ['include'], lambda n: n.endswith('.h'))
+    tool = os.path.join(out, 'host', 'provoke-crash')
+    key = _hash_files(ROOT, srcs)
+    if read(tool + '.key') == key and os.access(tool, os.X_OK):
+        return tool
+    os.makedirs(os.path.dirname(tool), exist_ok=True)
+    r = subprocess.run(['gcc', '-O0', '-I' + os.path.join(ROOT, 'include'), '-o', tool,
+                        *(os.path.join(ROOT, s) for s in ('tools/provoke-crash.c',
+                                                          'tools/checks.c', 'module/parse.c',
+                                                          'module/parse_compare.c',
+                                                          'module/parse_caller.c'))],
+                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                       universal_newlines=True)
+    if r.returncode != 0:
+        sys.stderr.write(''.join(r.stdout.splitlines(True)[:5]))
+        raise SetupError('could not build the tool that reads the crash-type table '
+                         "(gcc's first lines above)")
+    with open(tool + '.key', 'w') as f:
+        f.write(key + '\n')
+    return tool
+
+
+def build(env, out, r):
+    """The module, pc-guest and the tool for release R (pc_build without
+    the twin), skipped when the sources, the kernel's build tree and the
+    compiler are those of the last build here: 'cached' or 'built'."""
+    d = os.path.join(out, r.rel)
+    symvers = os.path.join(r.root + '/usr/src/linux-headers-' + r.rel, 'Module.symvers')
+    try:
+        st = os.stat(symvers)
+        stamp = '%d.%d' % (st.st_size, st.st_mtime)
+    except OSError:
+        stamp = ''
+    gcc = subprocess.run(['gcc', '-dumpfullversion'], stdout=subprocess.PIPE,
+                         universal_newlines=True).stdout.strip()
+    srcs = _tree(ROOT, ['module', 'include', 'guest/pc-guest.c', 'tools/provoke-crash.c',
+                        'tools/checks.c', 'tools/checks.h'],
+                 lambda n: n[-2:] in ('.c', '.h') or n in ('Kbuild', 'Makefile'))
+    key = '%s %s %s %s' % (_hash_files(ROOT, srcs), r.rel, stamp, gcc)
+    if (read(os.path.join(d, 'build.key')) == key
+            and os.path.isfile(os.path.join(d, 'src/module/provoke_crash.ko'))
+            and os.access(os.path.join(d, 'pc-guest'), os.X_OK)):
+        return 'cached'
+    for stale in ('build.key', 'initramfs-base.key'):
+        if os.path.exists(os.path.join(d, stale)):
+            os.unlink(os.path.join(d, stale))
+    step(env, 'pc_build "$1" 0 >&2', r.rel)
+    with open(os.path.join(d, 'build.key'), 'w') as f:
+        f.write(key + '\n')
+    return 'built'
+
+
+def initramfs(env, out, r, work):
+    """WORK/initrd: the release's base archive (busybox, the module, the
+    tools, /init; packed once per build) and this run's (WORK/root: the
+    script, the files given with --file, as WORK/run.cpio), one after the
+    other; the kernel unpacks both.  A restored guest gets run.cpio alone,
+    on its command port."""
+    d = os.path.join(out, r.rel)
+    base = os.path.join(d, 'initramfs-base.cpio')
+    busybox = os.path.join(r.root or '/', 'bin/busybox')
+    key = '%s %d %s' % (read(os.path.join(d, 'build.key')), os.stat(busybox).st_mtime,
+                        _hash_files(ROOT, _tree(ROOT, ['guest', 'tools/pc-vm-lib.sh',
+                                                       'tools/pc-initramfs.sh'])))
+    if read(os.path.join(d, 'initramfs-base.key')) != key or not os.path.isfile(base):
+        step(env, 'pc_pack_initramfs "$1" "" >&2', r.rel)
+        os.replace(os.path.join(d, 'initramfs.cpio'), base)
+        with open(os.path.join(d, 'initramfs-base.key'), 'w') as f:
+            f.write(key + '\n')
+    pack(os.path.join(work, 'root'), os.path.join(work, 'run.cpio'))
+    with open(os.path.join(work, 'initrd'), 'wb') as f:
+        for part in (base, os.path.join(work, 'run.cpio')):
+            with open(part, 'rb') as p:
+                shutil.copyfileobj(p, f)
+
+
+def pack(tree, archive):
+    """TREE as a newc cpio archive."""
+    with open(archive, 'wb') as f:
+        p = subprocess.run('find . | cpio -o -H newc --quiet', shell=True, cwd=tree, stdout=f)
+    if p.returncode != 0:
+        raise SetupError('could not pack %s' % tree)
+
+
+class Watcher(threading.Thread):
+    """The host's times of the guest's milestones, for the timing line:
+    the start marker and the first crash line after it (the kernel's
+    words for it, not the hit: a lockup is reported seconds after)."""
+
+    def __init__(self, console_log, events):
+        super().__init__(daemon=True)
+        self.console_log, self.events = console_log, events
+        self.done = threading.Event()
+        open(events, 'w').close()
+
+    def _note(self, name):
+        with open(self.events, 'a') as f:
+            f.write('%s %.9f\n' % (name, time.time()))
+
+    def run(self):
+        begun = crashed = False
+        while not crashed and not self.done.wait(0.2):
+            text = console.read_log(self.console_log) if os.path.exists(self.console_log) \
+                else ''
+            at = text.find('PC-RUN-BEGIN')
+            if at < 0:
+                continue
+            if not begun:
+                self._note('begin')
+                begun = True
+            if console.FATAL_RE.search(text[at:]):
+                self._note('crash')
+                crashed = True
+
+
+def needs(o, r, table, types, cpus):
+    """What the types ask of the guest: its boot line and vCPUs, and the
+    notes that say so."""
+    words, smp, notes = [], 1, []
+    for name in types:
+        fields = table[name]
+        n = cases.needs_of(r.kernel, fields[4] if len(fields) > 4 else '')
+        words += [w for w in n.boot.split() if w not in words]
+        if n.smp > smp:
+            smp = n.smp
+            notes.append('%s needs a second CPU: 2 vCPUs' % name)
+        features = [w[4:] for w in (fields[4] if len(fields) > 4 else '').split()
+                    if w.startswith('cpu:')]
+        if features:
+            notes.append("%s needs the CPU's %s: QEMU's -cpu max has it"
+                         % (name, ' '.join(features)))
+        if n.missing:
+            notes.append('%s lacks%s, which %s needs: its crash may not be seen'
+                         % (r.rel, n.missing, name))
+    if cpus > smp:
+        smp = cpus
+        notes.append('cpu= asks for %d vCPUs' % cpus)
+    return '%s %s' % (' '.join(words), o.boot), smp, notes
+
+
+def sed(script, text):
+    """TEXT through the case files' sed script (pc_case_sed)."""
+    return subprocess.run(['sed', script], input=text, stdout=subprocess.PIPE,
+                          universal_newlines=True, check=True).stdout
+
+
+def write_root(o, r, work):
+    """This run's files for the guest: the script, the points, the
+    trigger, the command (in a file, so that it runs once, as given),
+    the files given with --file."""
+    root = os.path.join(work, 'root')
+    os.makedirs(os.path.join(root, 'cases'))
+    os.makedirs(os.path.join(root, 'pc'))
+    shutil.copy(os.path.join(ROOT, 'guest', 'vm.sh'), os.path.join(root, 'cases', 'vm.sh'))
+    arms = sed(r.case_sed, ''.join(a + '\n' for a in o.arms)) if o.arms else ''
+    files = {'arm': arms, 'trigger': o.trigger + '\n' if o.trigger else ''}
+    if o.run:
+        files['run.sh'] = o.run + '\n'
+    if o.shell:
+        files['shell'] = ''
+    for name, text in files.items():
+        with open(os.path.join(root, 'pc', name), 'w') as f:
+            f.write(text)
+    for spec in o.files:
+        host, sep, where = spec.partition(':')
+        where = where if sep else '/root/' + os.path.basename(host)
+        os.makedirs(root + os.path.dirname(where), exist_ok=True)
+        try:
+            shutil.copy2(host, root + where)
+        except OSError as e:
+            raise SetupError('--file %s: %s' % (spec, e.strerror))
+        log('file: %s -> %s' % (host, where))
+    return arms
+
+
+def boot_line(extra):
+    """The boot line as shown: spaces squeezed, ends trimmed."""
+    return ' '.join(extra.split())
+
+
+def guest_options(o, r, work, env, boot, smp, pstore, timeout, qemu_extra):
+    """guest.run's options for this run (pc_boot's, for the runner)."""
+    extra, opts = boot, []
+    if pstore != '0':
+        extra += ' ' + r.ramoops
+        # Built in (a kernel of files may have it so): the boot line
+        # gives it what /init's insmod would have.
+        if re.search(r'^CONFIG_PSTORE_RAM=y', read(r.config) or '', re.M):
+            extra += ' ' + r.ramoops_params
+    if pstore == 'ram':
+        opts += ['--read-ramoops', r.ramoops_region]
+    elif pstore == '1':
+        extra += ' panic=1'
+    restore = not o.shell and not o.kdump and env.get('PC_SNAPSHOT', '1') == '1'
+    if restore:
+        cache = env.get('PC_SNAPSHOT_CACHE') or os.path.join(
+            env.get('XDG_CACHE_HOME') or os.path.join(env.get('HOME', '/'), '.cache'),
+            'provoke-crash', 'vm-snapshots')
+        opts += ['--initrd', os.path.join(env['PC_OUT'], r.rel, 'initramfs-base.cpio'),
+                 '--payload', os.path.join(work, 'run.cpio'), '--dir', cache,
+                 '--keep-saves', '8']
+    else:
+        opts += ['--initrd', os.path.join(work, 'initrd')]
+        if o.shell:
+            opts.append('--stdio')
+    return guest.options([
+        'run', '--arch', r.arch, '--accel', 'tcg' if r.arch == 'arm64' else env['PC_ACCEL'],
+        '--smp', str(smp), '--pstore', '1' if pstore == '1' else '0',
+        '--kernel', '%s/boot/vmlinuz-%s' % (r.root, r.rel), '--append=' + extra,
+        '--qemu-extra=' + qemu_extra, '--case', 'vm',
+        '--console', os.path.join(work, 'console.log'), '--out', os.path.join(work, 'out.log'),
+        '--timeout', str(timeout), '--how', os.path.join(work, 'how'), *opts])
+
+
+def environment():
+    """The shell steps' environment: PC_ROOT, and PC_OUT made absolute
+    (its builds, and --kdump's default folder, under build/vm: apart from
+    the bench's build/RELEASE, which the bench rebuilds with more in it)."""
+    env = dict(os.environ)
+    env['PC_ROOT'] = ROOT
+    env['PC_OUT'] = os.path.abspath(env.get('PC_OUT') or os.path.join(ROOT, 'build', 'vm'))
+    return env
+
+
+def pick_accel(env, r):
+    if r.arch == 'arm64':
+        return 'tcg', 'an arm64 guest is emulated'
+    return accel.pick(env)
+
+
+def run(argv, program, work, t0):
+    """The run; its exit status."""
+    o = vm_args.parse(argv)
+    if o.help:
+        sys.stdout.write(vm_args.USAGE_TEXT)
+        return 0
+    vm_args.check_conflicts(o, os.isatty(0))
+    vm_args.check_kernel(o)
+    arch = vm_args.series_arch(o.series)
+    env = environment()
+    # Types against the table, by the tool built for the host.
+    tool = host_tool(env['PC_OUT'])
+    if o.list_types:
+        return subprocess.run([tool, 'types', '--arch', arch]).returncode
+    table_file = os.path.join(work, 'table')
+    with open(table_file, 'w') as f:
+        if subprocess.run([tool, 'types', '--table', '--arch', arch], stdout=f).returncode:
+            raise SetupError('could not read the crash-type table')
+    table = runner_verdict.read_table(table_file)
+    types, cpus = vm_args.check_points(o, table, arch, program)
+
+    # From here on a failure is the setup's (status 6).
+    r = Release(env, o.series)
+    kd = vm_kdump.Kdump(env, r, o, work) if o.kdump else None
+    boot, smp, notes = needs(o, r, table, types, cpus)
+    smp = int(o.smp) if o.smp else smp
+    for n in notes:
+        log(n)
+
+    t1 = time.time()
+    log('building provoke_crash for %s' % r.rel)
+    log('module: %s' % build(env, env['PC_OUT'], r))
+    arms = write_root(o, r, work)
+    initramfs(env, env['PC_OUT'], r, work)
+    # The host reads ramoops' record from the stopped guest's memory, or
+    # (--pstore-boot) a second boot prints it; kdump keeps none.
+    pstore = '1' if o.pstore_boot else 'ram'
+    qemu_extra = env.get('PC_QEMU_EXTRA', '')
+    if kd:
+        boot, qemu_extra = kd.prepare(boot, qemu_extra)
+        pstore = '0'
+    if pstore != '0':
+        why = step(env, 'pc_ramoops_absent "$1"', r.rel)
+        if why:
+            log('no pstore record can be kept: ' + why)
+    t2 = time.time()
+
+    env['PC_ACCEL'], why = pick_accel(env, r)
+    log('accelerator: %s (%s)' % (env['PC_ACCEL'], why))
+    timeout = int(o.timeout) if o.timeout else (
+        240 if kd and r.arch == 'arm64' else 0 if o.shell else 120)
+    say('=== in the guest (%s, %s, %d vCPU%s)' % (r.rel, env['PC_ACCEL'], smp,
+                                                  's' if smp > 1 else ''))
+    for line in arms.splitlines():
+        say('+ arm: ' + line)
+    if o.trigger:
+        say('+ trigger: ' + o.trigger)
+    if o.run:
+        say('+ run: ' + o.run)
+    if o.shell:
+        say("+ shell on the console ('exit' ends it, Ctrl-A x kills the guest)")
+    if boot.strip():
+        say('+ boot: ' + boot_line(boot))
+    log('starting the guest; timeout %s' % ('%ds' % timeout if timeout else 'none'))
+    watcher = Watcher(os.path.join(work, 'console.log'), os.path.join(work, 'events'))
+    watcher.start()
+    # A guest saved after the module's load, cached per kernel, module
+    # build and boot line, serves every run but a shell's (a terminal)
+    # and kdump's (a capture kernel in its initramfs); this run's files
+    # go to it.
+    g = guest_options(o, r, work, env, boot, smp, pstore, timeout, qemu_extra)
+    rc = guest.run(g) % 256
+    t3 = time.time()
+    log('guest: %s' % (read(os.path.join(work, 'how')) or ''))
+    watcher.done.set()
+    watcher.join()
+    keep_logs(o, work, rc, timeout, (t0, t1, t2, t3))
+
+    # The report, the times and, without --kdump, the verdict.
+    opts = ['--kdump'] if kd else []
+    if o.timing:
+        opts += ['--timing'] + ['%.9f' % t for t in (t0, t1, t2, t3)]
+    status = runner_verdict.main(['run', work, str(rc), str(timeout)] + opts)
+    if not kd:
+        return status
+    keep = o.keep or os.path.join(env['PC_OUT'], 'kdump-' + time.strftime('%Y%m%d-%H%M%S'))
+    return kd.verdict(str(rc), str(timeout), keep, table)
+
+
+def keep_logs(o, work, rc, timeout, times):
+    """--keep DIR gets the logs (console.log.restore: a restored guest
+    that died before its case).  PCV_KEEP_WORK=DIR gets the work
+    directory, as the verdict reads it, with the run's values in args
+    (the engine's saved runs, engine/tests/runner)."""
+    if o.keep:
+        os.makedirs(o.keep, exist_ok=True)
+        for name in ('console.log', 'out.log', 'console.log.restore'):
+            if os.path.exists(os.path.join(work, name)):
+                shutil.copy(os.path.join(work, name), o.keep)
+    saved = os.environ.get('PCV_KEEP_WORK')
+    if saved:
+        with open(os.path.join(work, 'args'), 'w') as f:
+            f.write('rc=%s\ntimeout=%s\nkdump=%d\nkeep=%s\n' % (rc, timeout, o.kdump, o.keep))
+            f.write(''.join('t%d=%.9f\n' % (i, t) for i, t in enumerate(times)))
+        dest = os.path.join(saved, os.path.basename(work))
+        shutil.copytree(work, dest, symlinks=True)
+        for big in ('disk.img', 'initrd', 'run.cpio'):
+            if os.path.exists(os.path.join(dest, big)):
+                os.unlink(os.path.join(dest, big))
+
+
+def _terminated(signum, frame):
+    sys.exit(128 + signum)
+
+
+def main(argv):
+    """ARGV: the program's path and its arguments."""
+    t0 = time.time()
+    signal.signal(signal.SIGTERM, _terminated)
+    work = tempfile.mkdtemp(prefix='pc-vm-')
+    try:
+        return run(argv[1:], argv[0], work, t0)
+    except vm_args.UsageError as e:
+        print('provoke-crash-vm: %s' % e, file=sys.stderr)
+        return e.status
+    except SetupError as e:
+        if e.args[0]:
+            print('provoke-crash-vm: %s' % e.args[0], file=sys.stderr)
+        return SETUP
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
