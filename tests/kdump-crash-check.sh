@@ -46,7 +46,7 @@ kdump_crash_case() {
 		<(cd "$case_dir/.." && find cases | cpio -o -H newc --quiet)
 	PC_INITRD=$PC_INITRD PC_QEMU_EXTRA=$(pc_kdump_disk "$dir/disk.img") \
 		pc_boot "$rel" "kc_$name" "$guest_timeout" "$(pc_kdump_cmdline "$rel" disk) oops=panic" \
-		"$dir/console" "$dir/out" 1 0
+		"$dir/console" "$dir/out"
 	if ! pc_kdump_save "$dir/disk.img" "$dir/out" "$dir"; then
 		why="no dump was kept (see $dir/out)"
 	else

@@ -126,7 +126,7 @@ lkdtm_run() {
 	# would find none.
 	pc_has_config "$rel" CONFIG_KASAN && boot="$boot kasan_multi_shot"
 	PC_INITRD=$PC_OUT/$rel/initramfs-lkdtm.cpio pc_boot "$rel" lkdtm_selftest \
-		"$((guest_timeout * 3))" "$boot" "$res.console" "$res.out" 1 0
+		"$((guest_timeout * 3))" "$boot" "$res.console" "$res.out"
 	rc=$?
 	tr -d '\r' <"$res.out" >"$res.out.txt"
 	tr -d '\r' <"$res.console" >"$res.console.txt"

@@ -10,8 +10,8 @@
 # ramoops and reed_solomon, when built as modules, come from the tree, or
 # else from where the system keeps the release's modules,
 # /lib/modules/REL/kernel/ (.ko or .ko.xz): a distribution's headers
-# tree has no .ko at all.  With PSTORE_RAM built in, pc_boot passes
-# ramoops' parameters on the command line instead (/init's insmod of them
+# tree has no .ko at all.  With PSTORE_RAM built in, the guest's boot line
+# takes ramoops' parameters instead (pc_ramoops_params; /init's insmod of them
 # then fails, harmlessly); with no ramoops anywhere the bench's pstore
 # checks skip (pc_ramoops_absent).  A link is only replaced when it
 # changes: a running bench's guests may be reading through it.

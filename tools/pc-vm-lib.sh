@@ -343,51 +343,20 @@ pc_guest_timeout() {
 	fi
 }
 
-# pc_boot REL CASE TIMEOUT EXTRA_CMDLINE CONSOLE_LOG OUTPUT_LOG [SMP [PSTORE]]
-# Runs a guest for /cases/CASE.sh through the engine (engine/pcengine/
-# guest.py, whose qemu.py has QEMU's command line per architecture);
-# returns QEMU's status, 124 on a timeout.  With PSTORE=1 the guest
-# reboots after the case (or its panic) instead of powering off, and the
-# second boot prints what ramoops kept; with PSTORE=ram QEMU stops there
-# instead, and the host reads ramoops' records from the guest's memory
-# (engine/pcengine/ramoops.py) into OUTPUT_LOG, as a second boot would
-# print them: no second boot.
-# PC_QEMU_EXTRA adds QEMU options (the benchmark's -icount); PC_INITRD
-# boots another initramfs than the release's; PC_CONSOLE_STDIO=1 puts
-# the console on this terminal too (stdin included; Ctrl-A x quits),
-# still logged to CONSOLE_LOG, and waits without a timeout if it is 0.
-# PC_SNAPSHOTS=DIR restores the guest from one saved there (made on
-# first use) unless PC_FRESH_BOOT gives a reason to boot; PC_GUEST_HOW=
-# FILE gets one line saying which, and why; PC_PAYLOAD=CPIO is this
-# case's own files, after PC_INITRD's (or sent to the restored guest);
-# PC_KEEP_SAVES=N leaves the N saves used last (a cache across runs).
+# pc_boot REL CASE TIMEOUT EXTRA_CMDLINE CONSOLE_LOG OUTPUT_LOG [SMP]
+# Boots a guest for /cases/CASE.sh, without pstore, through the engine
+# (engine/pcengine/guest.py, whose qemu.py has QEMU's command line per
+# architecture): LKDTM's selftest and the kdump lane's crash check.  The
+# bench's cases and the VM runner call the engine themselves.  Returns
+# QEMU's status, 124 on a timeout.  PC_QEMU_EXTRA adds QEMU options;
+# PC_INITRD boots another initramfs than the release's.
 pc_boot() {
-	local rel=$1 case=$2 timeout=$3 extra=$4 console=$5 output=$6 smp=${7:-1}
-	local pstore=${8:-0} arch accel=tcg opts=()
+	local rel=$1 arch accel=tcg
 	arch=$(pc_rel_arch "$rel")
 	[ "$arch" = arm64 ] || accel=$(pc_accel)
-	if [ "$pstore" != 0 ]; then
-		extra="$extra $(pc_ramoops_cmdline "$arch")"
-		grep -q '^CONFIG_PSTORE_RAM=y' "$(pc_rel_config "$rel")" 2>/dev/null &&
-			extra="$extra $(pc_ramoops_params "$arch")"
-	fi
-	# ram: a panic resets at once (panic=-1); the host reads what it kept.
-	if [ "$pstore" = ram ]; then
-		opts+=(--read-ramoops "$(pc_ramoops_region "$arch"):$PC_RAMOOPS_RECORD")
-		pstore=0
-	elif [ "$pstore" = 1 ]; then
-		extra="$extra panic=1"
-	fi
-	[ "${PC_CONSOLE_STDIO:-0}" = 1 ] && opts+=(--stdio)
-	[ -n "${PC_SNAPSHOTS:-}" ] && opts+=(--dir "$PC_SNAPSHOTS")
-	[ -n "${PC_FRESH_BOOT:-}" ] && opts+=(--fresh-boot "$PC_FRESH_BOOT")
-	[ -n "${PC_GUEST_HOW:-}" ] && opts+=(--how "$PC_GUEST_HOW")
-	[ -n "${PC_PAYLOAD:-}" ] && opts+=(--payload "$PC_PAYLOAD")
-	[ -n "${PC_KEEP_SAVES:-}" ] && opts+=(--keep-saves "$PC_KEEP_SAVES")
-	pc_engine guest run --arch "$arch" \
-		--accel "$accel" --smp "$smp" --pstore "$pstore" \
+	pc_engine guest run --arch "$arch" --accel "$accel" --smp "${7:-1}" \
 		--kernel "$(pc_rel_root "$rel")/boot/vmlinuz-$rel" \
 		--initrd "${PC_INITRD:-$PC_OUT/$rel/initramfs.cpio}" \
-		--append "$extra" --qemu-extra "${PC_QEMU_EXTRA:-}" --case "$case" \
-		--console "$console" --out "$output" --timeout "$timeout" "${opts[@]}"
+		--append "$4" --qemu-extra "${PC_QEMU_EXTRA:-}" --case "$2" \
+		--console "$5" --out "$6" --timeout "$3"
 }
