@@ -16,7 +16,7 @@ files=(
 	tests/run tests/bench-step tests/lint tests/*.sh
 	tests/bench/run tests/bench/*.sh
 	guest/init guest/capture-init guest/kdump-load.sh
-	guest/pc-protocol.sh guest/vm.sh
+	guest/pc-protocol.sh guest/vm.sh guest/lkdtm.sh
 	tests/cases/*.sh
 	tools/*.sh tools/*.bash-completion
 )

@@ -16,7 +16,7 @@
 
 # prepare_series K SERIES: prepares the K-th series of $kernels.  Writes,
 # under $scratch/prep: K.order (its results' names, in KTAP order), K.jobs
-# (one guest per line: "lkdtm", "batch FILE", "single FILE" or "kdump
+# (one guest per line: "lkdtm DIR", "batch FILE", "single FILE" or "kdump
 # FILE"), K.guest (guest_options) and last K.ready, its kernel release.
 # A case that needs what the kernel lacks gets its SKIP result here,
 # unbooted; on a kernel without ramoops a pstore case runs without its
@@ -108,7 +108,7 @@ prepare_series() {
 	guest_options "$rel" "$series" >"$prep/$k.guest"
 	printf '%s\n' "${order[@]:first}" | grep . >"$prep/$k.order"
 	{
-		[ $lkdtm = 1 ] && echo lkdtm
+		[ $lkdtm = 1 ] && echo "lkdtm $PC_OUT/lkdtm-selftest"
 		[ ${#jobs[@]} = 0 ] || printf '%s\n' "${jobs[@]}"
 	} >"$prep/$k.jobs"
 	echo "$rel" >"$prep/$k.ready"

@@ -272,20 +272,18 @@ class Run:
         self.order += read(base + '.order').split()
         return rel, int(dealt)
 
-    def guest_steps(self, k, rel):
-        """The series' guests: a case file's or a batch's in the engine
-        (casestep.py, with the options its preparation wrote to K.guest),
-        LKDTM's selftest in tests/bench-step."""
+    def guest_steps(self, k):
+        """The series' guests: a case file's, a batch's and LKDTM's
+        selftest's, each in the engine (casestep.py, with the options its
+        preparation wrote to K.guest)."""
         series = self.names[k - 1]
         options = '@' + os.path.join(self.prep, '%d.guest' % k)
         for line in read(os.path.join(self.prep, '%d.jobs' % k)).splitlines():
             kind, _, case = line.partition(' ')
-            if kind in ('single', 'batch', 'kdump'):
-                env = dict(self.env, PYTHONPATH=os.path.join(ROOT, 'engine'))
-                yield Step([kind, options, case], True, env, self.case_command)
-            else:
-                yield Step(['guest', kind, rel, series] + ([case] if case else []), True,
-                           self.env)
+            if kind not in ('single', 'batch', 'kdump', 'lkdtm'):
+                raise Stop('preparing %s wrote an unknown job: %s' % (series, line))
+            env = dict(self.env, PYTHONPATH=os.path.join(ROOT, 'engine'))
+            yield Step([kind, options, case], True, env, self.case_command)
 
     def list_cases(self):
         dealt = 0
@@ -356,7 +354,7 @@ class Run:
                 if vm_cases and series == 'debug' and not vm_late:
                     vm_late = True
                     sched.add(Step(['vm-kernel-paths'], True, self.env))
-                for guest in self.guest_steps(k, rel):
+                for guest in self.guest_steps(k):
                     sched.add(guest)
                 if k == len(self.names):
                     if self.env.get('PC_KDUMP_CRASH') == '1':

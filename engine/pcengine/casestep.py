@@ -1,8 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0
 """The bench's guest step for a case file: its guest, then its verdicts.
 
-bench.py runs ``python3 -m pcengine.casestep single|batch|kdump @GUEST
-FILE`` for the ``job`` lines of the same names of a series' preparation
+bench.py runs ``python3 -m pcengine.casestep single|batch|kdump|lkdtm
+@GUEST FILE`` for the ``job`` lines of the same names of a series' preparation
 (prepare.py).  GUEST is the series' guest options, one a line, which the
 preparation (tests/prepare-series.sh) wrote to prep/K.guest: what the
 kernel decides (architecture, accelerator, kernel, initramfs, ramoops'
@@ -17,12 +17,13 @@ place, time limit).  The case file's header decides the rest:
 - batch FILE: one guest for the batch's ``# part:`` cases, then a
   verdict each, on its own stretch of the console and the output
   (console.part_of, cut at the ``PC-PART NAME`` lines that
-  prepare.make_batch puts between them).
+  prepare.make_batch puts between them);
+- lkdtm DIR: LKDTM's selftest, every test in one booted guest, and its
+  report (lkdtm.py); DIR is the selftest as the preparation extracted it.
 
 Each result ends with ``# guest:`` lines: how its guest ran, and why.
 One process does all of it: a restored guest takes some 0.35 s, and the
 shell and second Python that did this before cost each guest 0.15 s more.
-LKDTM's selftest is still tests/bench-step's.
 """
 
 import argparse
@@ -30,7 +31,7 @@ import os
 import sys
 import traceback
 
-from . import console, guest, kdump, verdict
+from . import console, guest, kdump, lkdtm, verdict
 from .casefile import values
 from .cases import read_config
 
@@ -199,7 +200,7 @@ def main(argv=None):
     ap = argparse.ArgumentParser(
         prog='python3 -m pcengine.casestep', fromfile_prefix_chars='@',
         description='The bench\'s guest step for a case file: its guest, then its verdicts.')
-    ap.add_argument('kind', choices=('single', 'batch', 'kdump'))
+    ap.add_argument('kind', choices=('single', 'batch', 'kdump', 'lkdtm'))
     ap.add_argument('--series', required=True, help='the series, as results name it')
     ap.add_argument('--results', required=True, metavar='DIR')
     ap.add_argument('--timeout', type=int, required=True,
@@ -220,13 +221,16 @@ def main(argv=None):
     ap.add_argument('--kdump-append', required=True,
                     help='a kdump case\'s boot line: crashkernel= and pc_kdump=1')
     ap.add_argument('--kdump-initrd', required=True, help='a kdump case\'s initramfs')
-    ap.add_argument('file', help='the case or batch file')
+    ap.add_argument('file', help='the case or batch file (lkdtm: the extracted selftest)')
     o = ap.parse_args(argv)
     o.options = read_config(o.config)
     with open(o.config, encoding='utf-8', errors='surrogateescape') as f:
         o.ramoops_builtin = any(line.startswith('CONFIG_PSTORE_RAM=y') for line in f)
     if o.kind == 'batch':
         run_batch(o, o.file)
+    elif o.kind == 'lkdtm':
+        lkdtm.run(o, o.file)
+        print('# done %s/lkdtm_selftest' % o.series, file=sys.stderr)
     else:
         run_single(o, o.file, kdump_case=o.kind == 'kdump')
     return 0

@@ -172,17 +172,22 @@ class Schedule(unittest.TestCase):
 
 
 class GuestSteps(unittest.TestCase):
-    def test_case_files_run_in_the_engine_and_the_rest_in_bench_step(self):
+    def test_every_guest_runs_in_the_engine(self):
         with tempfile.TemporaryDirectory() as d:
             with open(os.path.join(d, '1.jobs'), 'w') as f:
-                f.write('lkdtm\nbatch /c/zz_batch_1.sh\nsingle /c/point_bugon.sh\n'
+                f.write('lkdtm /o/lkdtm-selftest\nbatch /c/zz_batch_1.sh\nsingle /c/point_bugon.sh\n'
                         'kdump /c/kdump_panic.sh\n')
             run = bench.Run({'PC_KERNELS': '6.1'})
             run.names, run.prep = ['6.1'], d
-            steps = list(run.guest_steps(1, 'R'))
+            steps = list(run.guest_steps(1))
+            with open(os.path.join(d, '1.jobs'), 'a') as f:
+                f.write('guest lkdtm\n')
+            with self.assertRaises(bench.Stop) as stop:
+                list(run.guest_steps(1))
+        self.assertEqual(str(stop.exception), 'preparing 6.1 wrote an unknown job: guest lkdtm')
         guest = '@' + os.path.join(d, '1.guest')
         self.assertEqual([(s.args, s.command) for s in steps],
-                         [(['guest', 'lkdtm', 'R', '6.1'], None),
+                         [(['lkdtm', guest, '/o/lkdtm-selftest'], bench.CASE_STEP),
                           (['batch', guest, '/c/zz_batch_1.sh'], bench.CASE_STEP),
                           (['single', guest, '/c/point_bugon.sh'], bench.CASE_STEP),
                           (['kdump', guest, '/c/kdump_panic.sh'], bench.CASE_STEP)])

@@ -1,0 +1,56 @@
+# SPDX-License-Identifier: GPL-2.0
+"""LKDTM's selftest report (pcengine.lkdtm) on saved guests' logs:
+engine/tests/lkdtm holds the CI run's 6.1 and arm64-6.1 logs of the whole
+selftest (cut to the markers, run.sh's verdict lines and what a failing
+test shows), and four made from the 6.1 one: the kernel down in a test
+(status 1), hung in it (124), a test without run.sh's verdict line and
+one that failed, stack entropy low and the kernel not up after the last
+test.  Each expected file is what tests/lkdtm-selftest.sh's lkdtm_report
+printed on those logs before the report moved here (the guest's seconds
+pinned to 0).  tests.txt is the list those runs had, cut to each line's
+first word (the test's name, # before one that is commented out): the
+report reads nothing else of it."""
+
+import os
+import unittest
+
+import fixtures
+from pcengine import console, lkdtm
+
+HERE = os.path.join(fixtures.HERE, 'lkdtm')
+SOURCE = 'linux-source-6.12.tar.xz'
+
+
+def names():
+    return sorted(n for n in os.listdir(HERE) if os.path.isdir(os.path.join(HERE, n)))
+
+
+class Report(unittest.TestCase):
+    def test_saved_logs(self):
+        tests_txt = fixtures.text(os.path.join(HERE, 'tests.txt'))
+        self.assertEqual(len(names()), 6)
+        for name in names():
+            with self.subTest(name):
+                d = os.path.join(HERE, name)
+                status = fixtures.text(os.path.join(d, 'meta')).split('=')[1].strip()
+                series = 'arm64-6.1' if name == 'arm64' else '6.1'
+                got = lkdtm.report(series, console.read_log(os.path.join(d, 'out.txt')),
+                                   console.read_log(os.path.join(d, 'console.txt')),
+                                   tests_txt, status, 360, 0, SOURCE)
+                self.assertEqual(got, fixtures.text(os.path.join(d, 'expected')))
+
+    def test_tests_in_order(self):
+        found = lkdtm.tests('PANIC\n#PANIC_STOP_IRQOFF Crashes entire system\nBUG kernel BUG at\n')
+        self.assertEqual(found, [('0', 'stack-entropy'), ('1', 'PANIC'),
+                                 ('2', 'PANIC_STOP_IRQOFF'), ('3', 'BUG')])
+
+    def test_verdict_lines(self):
+        self.assertEqual(lkdtm._verdict('BUG', ['BUG: saw x', "BUG: missing 'y': [FAIL]"]),
+                         "BUG: missing 'y': [FAIL]")
+        self.assertEqual(lkdtm._verdict('stack-entropy', ['1%2%Bits of stack entropy: 7']),
+                         'Bits of stack entropy: 7')
+        self.assertEqual(lkdtm._verdict('BUG', ['BUGX: saw x']), '')
+
+
+if __name__ == '__main__':
+    unittest.main()
