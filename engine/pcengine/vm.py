@@ -34,9 +34,11 @@ from . import accel, cases, console, guest, runner_verdict, vm_args, vm_kdump
 from .runner_verdict import SETUP
 from .vm_shell import ROOT, SetupError, log, read, say, step
 
-# What the shell knows of a release, a line each (see Release).
+# What the shell knows of a release, a line each (see Release).  An
+# arm64 release's files (its config among them) are fetched on first use.
 FACTS = '''rel=$(pc_kernel_release "$1") || exit 6
 arch=$(pc_rel_arch "$rel")
+if [ "$arch" = arm64 ]; then pc_fetch_arm64 "$rel" >&2 || exit 6; fi
 printf '%s\\n' "$rel" "$arch" "$(pc_rel_root "$rel")" "$(pc_rel_config "$rel")" \\
 	"$(pc_case_sed "$rel")" "$(pc_ramoops_cmdline "$arch")" "$(pc_ramoops_params "$arch")" \\
 	"$(pc_ramoops_region "$arch"):$PC_RAMOOPS_RECORD"
@@ -50,6 +52,8 @@ class Release:
 
     def __init__(self, env, series):
         lines = step(env, 'pc_install_deps "$1" || exit 6\n' + FACTS, series).split('\n')
+        if len(lines) != 8:
+            raise SetupError('the shell said %d lines of %s, not 8' % (len(lines), series))
         (self.rel, self.arch, self.root, self.config, self.case_sed, self.ramoops,
          self.ramoops_params, self.ramoops_region) = lines
         self.kernel = cases.Kernel(self.rel, self.arch, cases.read_config(self.config),
@@ -77,6 +81,15 @@ def _tree(root, tops, keep=lambda name: True):
     return sorted(found)
 
 
+def _run(argv, **kw):
+    """subprocess.run, with a program that is not there the setup's
+    failure."""
+    try:
+        return subprocess.run(argv, **kw)
+    except OSError as e:
+        raise SetupError('%s: %s' % (argv[0], e.strerror))
+
+
 def host_tool(out):
     """The tool built for the host, which reads the table (types
     --table); rebuilt only when its sources change."""
@@ -88,7 +101,7 @@ def host_tool(out):
     if read(tool + '.key') == key and os.access(tool, os.X_OK):
         return tool
     os.makedirs(os.path.dirname(tool), exist_ok=True)
-    r = subprocess.run(['gcc', '-O0', '-I' + os.path.join(ROOT, 'include'), '-o', tool,
+    r = _run(['gcc', '-O0', '-I' + os.path.join(ROOT, 'include'), '-o', tool,
                         *(os.path.join(ROOT, s) for s in ('tools/provoke-crash.c',
                                                           'tools/checks.c', 'module/parse.c',
                                                           'module/parse_compare.c',
@@ -115,8 +128,8 @@ def build(env, out, r):
         stamp = '%d.%d' % (st.st_size, st.st_mtime)
     except OSError:
         stamp = ''
-    gcc = subprocess.run(['gcc', '-dumpfullversion'], stdout=subprocess.PIPE,
-                         universal_newlines=True).stdout.strip()
+    gcc = _run(['gcc', '-dumpfullversion'], stdout=subprocess.PIPE,
+               universal_newlines=True).stdout.strip()
     srcs = _tree(ROOT, ['module', 'include', 'guest/pc-guest.c', 'tools/provoke-crash.c',
                         'tools/checks.c', 'tools/checks.h'],
                  lambda n: n[-2:] in ('.c', '.h') or n in ('Kbuild', 'Makefile'))
@@ -143,9 +156,10 @@ def initramfs(env, out, r, work):
     d = os.path.join(out, r.rel)
     base = os.path.join(d, 'initramfs-base.cpio')
     busybox = os.path.join(r.root or '/', 'bin/busybox')
+    packed = [f for f in _tree(ROOT, ['guest', 'tools/pc-vm-lib.sh', 'tools/pc-initramfs.sh'])
+              if f not in RUN_ONLY]
     key = '%s %d %s' % (read(os.path.join(d, 'build.key')), os.stat(busybox).st_mtime,
-                        _hash_files(ROOT, _tree(ROOT, ['guest', 'tools/pc-vm-lib.sh',
-                                                       'tools/pc-initramfs.sh'])))
+                        _hash_files(ROOT, packed))
     if read(os.path.join(d, 'initramfs-base.key')) != key or not os.path.isfile(base):
         step(env, 'pc_pack_initramfs "$1" "" >&2', r.rel)
         os.replace(os.path.join(d, 'initramfs.cpio'), base)
@@ -156,6 +170,11 @@ def initramfs(env, out, r, work):
         for part in (base, os.path.join(work, 'run.cpio')):
             with open(part, 'rb') as p:
                 shutil.copyfileobj(p, f)
+
+
+# Guest files that are not in the base archive: a change to them keeps
+# the saved guests (this run's script comes in run.cpio).
+RUN_ONLY = ('guest/vm.sh', 'guest/lkdtm.sh')
 
 
 def pack(tree, archive):
@@ -182,19 +201,26 @@ class Watcher(threading.Thread):
             f.write('%s %.9f\n' % (name, time.time()))
 
     def run(self):
-        begun = crashed = False
-        while not crashed and not self.done.wait(0.2):
-            text = console.read_log(self.console_log) if os.path.exists(self.console_log) \
-                else ''
-            at = text.find('PC-RUN-BEGIN')
-            if at < 0:
+        """The console read on from where the last look ended, a whole
+        line at a time, every 0.2 s."""
+        begun, offset, partial = False, 0, b''
+        while not self.done.wait(0.2):
+            try:
+                with open(self.console_log, 'rb') as f:
+                    f.seek(offset)
+                    data = f.read()
+            except OSError:
                 continue
-            if not begun:
-                self._note('begin')
-                begun = True
-            if console.FATAL_RE.search(text[at:]):
-                self._note('crash')
-                crashed = True
+            offset += len(data)
+            *lines, partial = (partial + data).split(b'\n')
+            for line in console.lines_of(console.text_of(b'\n'.join(lines) + b'\n')) \
+                    if lines else ():
+                if not begun and 'PC-RUN-BEGIN' in line:
+                    self._note('begin')
+                    begun = True
+                if begun and console.FATAL_RE.search(line):
+                    self._note('crash')
+                    return
 
 
 def needs(o, r, table, types, cpus):
@@ -275,14 +301,14 @@ def guest_options(o, r, work, env, boot, smp, pstore, timeout, qemu_extra):
         opts += ['--read-ramoops', r.ramoops_region]
     elif pstore == '1':
         extra += ' panic=1'
-    restore = not o.shell and not o.kdump and env.get('PC_SNAPSHOT', '1') == '1'
+    restore = not o.shell and not o.kdump and (env.get('PC_SNAPSHOT') or '1') == '1'
     if restore:
         cache = env.get('PC_SNAPSHOT_CACHE') or os.path.join(
             env.get('XDG_CACHE_HOME') or os.path.join(env.get('HOME', '/'), '.cache'),
             'provoke-crash', 'vm-snapshots')
         opts += ['--initrd', os.path.join(env['PC_OUT'], r.rel, 'initramfs-base.cpio'),
                  '--payload', os.path.join(work, 'run.cpio'), '--dir', cache,
-                 '--keep-saves', '8']
+                 '--keep-saves', '8', '--fresh-boot=' + env.get('PC_FRESH_BOOT', '')]
     else:
         opts += ['--initrd', os.path.join(work, 'initrd')]
         if o.shell:
@@ -383,11 +409,13 @@ def run(argv, program, work, t0):
     # and kdump's (a capture kernel in its initramfs); this run's files
     # go to it.
     g = guest_options(o, r, work, env, boot, smp, pstore, timeout, qemu_extra)
-    rc = guest.run(g) % 256
+    try:
+        rc = guest.run(g) % 256
+    finally:
+        watcher.done.set()
+        watcher.join()
     t3 = time.time()
     log('guest: %s' % (read(os.path.join(work, 'how')) or ''))
-    watcher.done.set()
-    watcher.join()
     keep_logs(o, work, rc, timeout, (t0, t1, t2, t3))
 
     # The report, the times and, without --kdump, the verdict.
@@ -407,20 +435,21 @@ def keep_logs(o, work, rc, timeout, times):
     directory, as the verdict reads it, with the run's values in args
     (the engine's saved runs, engine/tests/runner)."""
     if o.keep:
-        os.makedirs(o.keep, exist_ok=True)
-        for name in ('console.log', 'out.log', 'console.log.restore'):
-            if os.path.exists(os.path.join(work, name)):
-                shutil.copy(os.path.join(work, name), o.keep)
+        try:
+            os.makedirs(o.keep, exist_ok=True)
+            for name in ('console.log', 'out.log', 'console.log.restore'):
+                if os.path.exists(os.path.join(work, name)):
+                    shutil.copy(os.path.join(work, name), o.keep)
+        except OSError as e:
+            # The verdict still comes.
+            log('--keep %s: %s' % (o.keep, e.strerror))
     saved = os.environ.get('PCV_KEEP_WORK')
     if saved:
         with open(os.path.join(work, 'args'), 'w') as f:
             f.write('rc=%s\ntimeout=%s\nkdump=%d\nkeep=%s\n' % (rc, timeout, o.kdump, o.keep))
             f.write(''.join('t%d=%.9f\n' % (i, t) for i, t in enumerate(times)))
-        dest = os.path.join(saved, os.path.basename(work))
-        shutil.copytree(work, dest, symlinks=True)
-        for big in ('disk.img', 'initrd', 'run.cpio'):
-            if os.path.exists(os.path.join(dest, big)):
-                os.unlink(os.path.join(dest, big))
+        shutil.copytree(work, os.path.join(saved, os.path.basename(work)), symlinks=True,
+                        ignore=shutil.ignore_patterns('disk.img', 'initrd', 'run.cpio'))
 
 
 def _terminated(signum, frame):
@@ -430,7 +459,10 @@ def _terminated(signum, frame):
 def main(argv):
     """ARGV: the program's path and its arguments."""
     t0 = time.time()
-    signal.signal(signal.SIGTERM, _terminated)
+    # Ended from outside: the work directory (a kdump disk of 256 MB)
+    # goes all the same.
+    for sig in (signal.SIGTERM, signal.SIGHUP):
+        signal.signal(sig, _terminated)
     work = tempfile.mkdtemp(prefix='pc-vm-')
     try:
         return run(argv[1:], argv[0], work, t0)
@@ -441,5 +473,12 @@ def main(argv):
         if e.args[0]:
             print('provoke-crash-vm: %s' % e.args[0], file=sys.stderr)
         return SETUP
+    except (OSError, subprocess.CalledProcessError) as e:
+        # A file the setup needs, or a helper that failed: one line.
+        why = '%s: %s' % (e.filename, e.strerror) if isinstance(e, OSError) else str(e)
+        print('provoke-crash-vm: %s' % why, file=sys.stderr)
+        return SETUP
+    except KeyboardInterrupt:
+        return 130
     finally:
         shutil.rmtree(work, ignore_errors=True)

@@ -16,7 +16,7 @@ import re
 import subprocess
 import sys
 
-from . import cases, console, kdump, runner_verdict, vm_shell as vm
+from . import cases, console, kdump, runner_verdict, vm_shell as shell
 from .runner_verdict import CRASHED, NO_CAPTURE
 
 
@@ -25,11 +25,11 @@ class Kdump:
     before anything is built or booted."""
 
     def __init__(self, env, r, o, work):
-        self.env, self.r, self.work = env, r, work
+        self.env, self.r, self.series, self.work = env, r, o.series, work
         self.crash_tool = self.vmlinux = None
-        status, why = vm.step(env, 'pc_kdump_available "$1"', r.rel, check=False)
+        status, why = shell.step(env, 'pc_kdump_available "$1"', r.rel, check=False)
         if status:
-            raise vm.SetupError('--kdump: ' + why)
+            raise shell.SetupError('--kdump: ' + why)
         if o.bt:
             self._bt_tools()
 
@@ -38,30 +38,32 @@ class Kdump:
         starts: a missing one stops here."""
         r, env = self.r, self.env
         if r.arch != 'amd64':
-            raise vm.SetupError('--bt: x86-64 kernels only (crash is built for x86-64 dumps)')
-        vm.step(env, 'PC_EXTRA_PACKAGES=$PC_CRASH_PACKAGES pc_install_deps "$1"',
-                      r.rel)
-        vm.log('--bt: building or finding crash 8.0.6 and %s\'s vmlinux (once; minutes the '
-               'first time)' % r.rel)
-        status, self.crash_tool = vm.step(env, 'pc_crash_tool', check=False)
+            raise shell.SetupError('--bt: x86-64 kernels only (crash is built for x86-64 dumps)')
+        shell.step(env, 'PC_EXTRA_PACKAGES=$PC_CRASH_PACKAGES pc_install_deps "$1"',
+                   self.series)
+        shell.log('--bt: building or finding crash 8.0.6 and %s\'s vmlinux (once; minutes '
+                  'the first time)' % r.rel)
+        status, self.crash_tool = shell.step(env, 'pc_crash_tool', check=False)
         if status:
-            raise vm.SetupError('--bt: ' + self.crash_tool)
-        status, self.vmlinux = vm.step(env, 'pc_dbg_vmlinux "$1"', r.rel, check=False)
+            raise shell.SetupError('--bt: ' + self.crash_tool)
+        status, self.vmlinux = shell.step(env, 'pc_dbg_vmlinux "$1"', r.rel, check=False)
         if status:
-            raise vm.SetupError('--bt: no vmlinux with DWARF for %s (apt-get download '
-                                'linux-image-%s-dbg; a kernel you built: vmlinux in its '
-                                '--kdir)' % (r.rel, r.rel))
+            raise shell.SetupError('--bt: no vmlinux with DWARF for %s (apt-get download '
+                                   'linux-image-%s-dbg; a kernel you built: vmlinux in its '
+                                   '--kdir)' % (r.rel, r.rel))
 
     def prepare(self, boot, qemu_extra):
         """The capture kernel's archive after the rest, a disk for the
         dump; no ramoops reset: the capture kernel reads the crash
         instead.  Returns the boot line and QEMU's options."""
         w = self.work
-        words = vm.step(self.env, '''pc_kdump_extra "$1" >&2 || exit 6
+        words = shell.step(self.env, '''pc_kdump_extra "$1" >&2 || exit 6
 pc_kdump_initrd "$1" "$2/initrd-kdump" "$2/initrd" || exit 6
 mv "$2/initrd-kdump" "$2/initrd" || exit 6
 pc_kdump_cmdline "$1" disk
 pc_kdump_disk "$2/disk.img"''', self.r.rel, w).split('\n')
+        if len(words) != 2:
+            raise shell.SetupError('kdump\'s shell said %d lines, not 2' % len(words))
         return ('%s %s oops=panic' % (boot, words[0]),
                 '%s %s' % (qemu_extra, words[1]))
 
@@ -76,8 +78,8 @@ pc_kdump_disk "$2/disk.img"''', self.r.rel, w).split('\n')
         w = self.work
         run = runner_verdict.Run(w)
         lines, status = run.verdict(rc, timeout)
-        vm.say('=== kdump capture')
-        saved, _ = vm.step(self.env, 'pc_kdump_save "$@"', os.path.join(w, 'disk.img'),
+        shell.say('=== kdump capture')
+        saved, _ = shell.step(self.env, 'pc_kdump_save "$@"', os.path.join(w, 'disk.img'),
                            os.path.join(w, 'out.log'), keep, check=False)
         dmesg = os.path.join(keep, 'vmcore-dmesg.txt')
         log = None
@@ -86,30 +88,25 @@ pc_kdump_disk "$2/disk.img"''', self.r.rel, w).split('\n')
             # dump: its crash lines alone may name any interrupted task.
             if status != CRASHED and os.path.getsize(dmesg) and \
                     runner_verdict.credited(runner_verdict.Run(w, dmesg).scan, run.table):
-                vm.say('note: the console shows no crash of yours; the verdict reads the log '
-                       'from the dump')
+                shell.say('note: the console shows no crash of yours; the verdict reads the log '
+                          'from the dump')
                 log = dmesg
                 lines, status = runner_verdict.Run(w, dmesg).verdict('0', '0')
             _say_lines(lines)
         elif saved == 2:
             _say_lines(lines)
-            vm.say("provoke-crash-vm: the capture kernel read the crashed kernel's log (in %s/"
-                   "vmcore-dmesg.txt), but kept no dump; makedumpfile said:" % keep)
-            out = console.lines_of(console.read_log(os.path.join(w, 'out.log')).replace('\r', ''))
-            start = next((i for i, x in enumerate(out) if x.startswith('PC-KDUMP-DUMP ')), None)
-            if start is not None:
-                for x in out[start + 1:]:
-                    if x.startswith('PC-KDUMP-DONE'):
-                        break
-                    vm.say('  ' + x)
+            shell.say("provoke-crash-vm: the capture kernel read the crashed kernel's log (in %s/"
+                      "vmcore-dmesg.txt), but kept no dump; makedumpfile said:" % keep)
+            for line in _dump_said(console.read_log(os.path.join(w, 'out.log')))[1:-1]:
+                shell.say('  ' + line)
             return NO_CAPTURE
         else:
             _say_lines(lines)
-            vm.say('(none: no capture kernel ran, or it saved nothing; the console is in %s if '
-                   '--keep)' % keep)
+            shell.say('(none: no capture kernel ran, or it saved nothing; the console is in %s if '
+                      '--keep)' % keep)
             if status == CRASHED:
-                vm.say('provoke-crash-vm: the kernel crashed as asked, but kdump did not '
-                       'capture it')
+                shell.say('provoke-crash-vm: the kernel crashed as asked, but kdump did not '
+                          'capture it')
                 return NO_CAPTURE
             return status
         figures = kdump.note(console.read_log(os.path.join(w, 'out.log')))
@@ -117,7 +114,7 @@ pc_kdump_disk "$2/disk.img"''', self.r.rel, w).split('\n')
         sys.stdout.write(figures)
         with open(os.path.join(keep, 'capture.txt'), 'w') as f:
             f.write(figures)
-        vm.say('saved in %s: vmcore (%d bytes), vmcore-dmesg.txt, capture.txt'
+        shell.say('saved in %s: vmcore (%d bytes), vmcore-dmesg.txt, capture.txt'
                % (keep, os.path.getsize(os.path.join(keep, 'vmcore'))))
         if self.crash_tool:
             self._bt(keep)
@@ -127,7 +124,7 @@ pc_kdump_disk "$2/disk.img"''', self.r.rel, w).split('\n')
 
     def _bt(self, keep):
         # crash's bt with no task is the panicking task's.
-        vm.say('=== bt of the task that crashed (crash -s %s %s/vmcore)' % (self.vmlinux, keep))
+        shell.say('=== bt of the task that crashed (crash -s %s %s/vmcore)' % (self.vmlinux, keep))
         bt = subprocess.run([self.crash_tool, '-s', self.vmlinux, os.path.join(keep, 'vmcore')],
                             input='bt\nquit\n', stdout=subprocess.PIPE,
                             stderr=subprocess.STDOUT, universal_newlines=True,
@@ -141,20 +138,36 @@ pc_kdump_disk "$2/disk.img"''', self.r.rel, w).split('\n')
         """A crash counts when the log read from the dump shows the
         crashed type's expected lines (grep -E, a line at a time)."""
         hit = runner_verdict.credited(runner_verdict.Run(w, log).scan, table)
-        name = hit.type if hit else (vm.read(os.path.join(w, 'root/pc/trigger'))
+        name = hit.type if hit else (shell.read(os.path.join(w, 'root/pc/trigger'))
                                      or '').split('\n')[0]
         dumped = console.lines_of(console.read_log(os.path.join(keep, 'vmcore-dmesg.txt')))
         missing = [p for p in (self._patterns(name, table) if name else [])
                    if not any(re.search(p, line) for line in dumped)]
         if missing:
-            vm.say("provoke-crash-vm: the kernel crashed, but the log read from the dump lacks "
-                   "%s's lines:%s" % (name, ''.join('\n  ' + p for p in missing)))
+            shell.say("provoke-crash-vm: the kernel crashed, but the log read from the dump lacks "
+                      "%s's lines:%s" % (name, ''.join('\n  ' + p for p in missing)))
             return NO_CAPTURE
-        vm.say('provoke-crash-vm: kdump captured the crash: the log read from the dump shows '
-               '%s' % (name or 'it'))
+        shell.say('provoke-crash-vm: kdump captured the crash: the log read from the dump shows '
+                  '%s' % (name or 'it'))
         return CRASHED
+
+
+def _dump_said(text):
+    """The lines from each PC-KDUMP-DUMP line to the PC-KDUMP-DONE after
+    it, both included (sed's /A/,/B/ ranges): makedumpfile's words."""
+    found, on = [], False
+    for line in console.lines_of(text):
+        if not on and line.startswith('PC-KDUMP-DUMP '):
+            on = True
+        elif on and line.startswith('PC-KDUMP-DONE'):
+            found.append(line)
+            on = False
+            continue
+        if on:
+            found.append(line)
+    return found
 
 
 def _say_lines(lines):
     for line in lines:
-        vm.say(line)
+        shell.say(line)

@@ -12,7 +12,7 @@ import tempfile
 import time
 import unittest
 
-from pcengine import cases, vm
+from pcengine import cases, vm, vm_kdump
 
 
 def release(config=(), arch='amd64'):
@@ -129,6 +129,27 @@ class Watch(unittest.TestCase):
             w.done.set()
             names = [line.split()[0] for line in vm.read(events).split('\n')]
             self.assertEqual(names, ['begin', 'crash'])
+
+
+class KdumpSaid(unittest.TestCase):
+    def test_every_block_as_sed_ranges_cut_it(self):
+        text = ('x\nPC-KDUMP-DUMP 0 bytes\nmakedumpfile: no space\nPC-KDUMP-DONE\ny\n'
+                'PC-KDUMP-DUMP 0 bytes\nagain\n')
+        self.assertEqual(vm_kdump._dump_said(text)[1:-1],
+                         ['makedumpfile: no space', 'PC-KDUMP-DONE', 'PC-KDUMP-DUMP 0 bytes'])
+
+
+class Errors(unittest.TestCase):
+    def test_a_missing_program_is_the_setups_failure(self):
+        with self.assertRaises(vm.SetupError) as e:
+            vm._run(['/nonexistent/gcc'])
+        self.assertEqual(str(e.exception), '/nonexistent/gcc: No such file or directory')
+
+    def test_the_work_directory_goes_and_a_bad_option_is_one_line(self):
+        with contextlib.redirect_stderr(io.StringIO()) as err:
+            status = vm.main(['provoke-crash-vm', '--smp', 'x'])
+        self.assertEqual((status, err.getvalue()),
+                         (2, "provoke-crash-vm: --smp 'x': give a whole number from 1 to 8\n"))
 
 
 if __name__ == '__main__':
