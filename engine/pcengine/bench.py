@@ -38,7 +38,7 @@ import subprocess
 import sys
 import threading
 
-from . import ktap, scope
+from . import accel, kdump, ktap, scope, typegrid
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
@@ -253,9 +253,8 @@ class Run:
         elif self.env.get('PC_ACCEL'):
             log('accelerator: %s (PC_ACCEL)' % self.env['PC_ACCEL'])
         else:
-            accel, _, why = run_step(['accel'], self.env, capture=True).strip().partition(' ')
-            self.env['PC_ACCEL'] = accel
-            log('accelerator: %s (%s)' % (accel, why))
+            self.env['PC_ACCEL'], why = accel.pick(self.env)
+            log('accelerator: %s (%s)' % (self.env['PC_ACCEL'], why))
 
     def prepare_step(self, k, dealt):
         env = dict(self.env, PC_STEP_DEALT=str(dealt))
@@ -391,7 +390,9 @@ class Run:
             f.write(report)
         sys.stdout.write(report)
         sys.stdout.flush()
-        subprocess.run([STEP, 'report'], env=self.env)
+        # After the KTAP lines, the matrix and one line per capture.
+        typegrid.main(['--kernels', ' '.join(self.names), '--scratch', self.scratch])
+        sys.stdout.write(''.join(line + '\n' for line in kdump.figures(self.results)))
         print(ktap.summary(tally), flush=True)
         junit = self.env.get('PC_JUNIT') or os.path.join(self.results, 'junit.xml')
         try:

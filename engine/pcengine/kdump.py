@@ -13,10 +13,12 @@ and the line says so.
 
 ``python3 -m pcengine.kdump note OUTPUT`` prints the line (nothing when
 the log lacks what it needs); the bench's kdump cases and the VM runner's
-``--kdump`` print it.
+``--kdump`` print it, and the bench's report ends with a table of them
+(figures()).
 """
 
 import argparse
+import os
 import re
 import sys
 
@@ -76,6 +78,30 @@ def note(out):
             - _number(capture.get('up')) - (stamp - _number(clock.get('up'))))
     return ('#   kdump: panic to capture kernel start %.2f s (guest CPU counter), dump %.1f MB\n'
             % (took, size / 1048576))
+
+
+FIGURES_HEADER = ('# kdump: panic to capture kernel start (s, guest CPU counter, paced by the '
+                  'host clock under TCG) and dump size (MB, makedumpfile -d 23 or '
+                  'pc_dump_level)')
+FIGURE_RE = re.compile(r'#   kdump: panic to capture kernel start (-?[0-9.]+) s [^,]*, '
+                       r'dump ([0-9.]+) MB|#   kdump: panic to capture kernel start (unknown) '
+                       r'[^,]*, dump ([0-9.]+) MB')
+
+
+def figures(results):
+    """The bench's table of captures, after its KTAP lines: a line per
+    kdump case's note (RESULTS/SERIES-kdump_*.result), with the header
+    first; nothing when no case has a note."""
+    rows = []
+    names = sorted(n for n in os.listdir(results)
+                   if '-kdump_' in n and n.endswith('.result')) if os.path.isdir(results) else []
+    for name in names:
+        for line in lines_of(read_log(os.path.join(results, name))):
+            m = FIGURE_RE.match(line)
+            if m:
+                took, size = (m.group(1), m.group(2)) if m.group(1) else m.group(3, 4)
+                rows.append('#   %-44s %6s s %6s MB' % (name[:-len('.result')], took, size))
+    return [FIGURES_HEADER] + rows if rows else []
 
 
 def main(argv=None):

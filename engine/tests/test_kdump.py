@@ -3,6 +3,8 @@
 line it gives when the two kernels rate the CPU counter apart; held to
 what the shell's awk (tools/pc-kdump.sh before the port) printed."""
 
+import os
+import tempfile
 import unittest
 
 import fixtures
@@ -42,6 +44,28 @@ class Note(unittest.TestCase):
         self.assertEqual(kdump.note(b'PC-KDUMP-CLOCK up=1 ticks=5 hz=7\n'), '')
         self.assertEqual(kdump.note('PC-KDUMP-CLOCK up=1 ticks=5 hz=7\n'
                                     'PC-KDUMP-CAPTURE up=1 ticks=9 hz=7\n'), '')
+
+
+class Figures(unittest.TestCase):
+    def test_a_line_per_capture_after_the_header(self):
+        notes = {
+            '6.1-kdump_bugon.result': 'ok 1 6.1/kdump_bugon\n#   kdump: panic to capture kernel '
+            'start 1.03 s (guest CPU counter), dump 21.9 MB\n',
+            '6.12-kdump_panic.result': 'ok 1 6.12/kdump_panic\n#   kdump: panic to capture '
+            'kernel start unknown (the kernels rate the CPU counter at 2000 and 2100 MHz), dump '
+            '22.0 MB\n',
+            '6.1-point_bugon.result': '#   kdump: panic to capture kernel start 9 s (x), dump 1 MB\n',
+            '6.1-kdump_none.result': 'not ok 1 6.1/kdump_none\n',
+        }
+        with tempfile.TemporaryDirectory() as d:
+            self.assertEqual(kdump.figures(d), [])
+            for name, text in notes.items():
+                with open(os.path.join(d, name), 'w') as f:
+                    f.write(text)
+            self.assertEqual(kdump.figures(d), [
+                kdump.FIGURES_HEADER,
+                '#   6.1-kdump_bugon                                1.03 s   21.9 MB',
+                '#   6.12-kdump_panic                             unknown s   22.0 MB'])
 
 
 if __name__ == '__main__':
