@@ -46,6 +46,7 @@ STEP = os.path.join(ROOT, 'tests', 'bench-step')
 # The guest step of a case file or a batch, run by the engine itself:
 # a restore costs 0.35 s, the shell around it cost 0.15 s more.
 CASE_STEP = (sys.executable, '-P', '-m', 'pcengine.casestep')
+GATES_STEP = (sys.executable, '-P', '-m', 'pcengine.gates')
 # The run's other results, after the cases' and the unit tests', in
 # this order: the files their steps write, empty until then.
 SIDE_RESULTS = ('vm', 'vm-late', 'lint', 'docs', 'fuzz', 'junit', 'shard', 'kdump-crash')
@@ -232,6 +233,7 @@ class Run:
         # What runs a step (the unit tests give a fake one).
         self.step_command = (STEP,)
         self.case_command = CASE_STEP
+        self.gates_command = GATES_STEP
 
     def setup(self):
         said = dict(line.split('=', 1) for line in
@@ -305,7 +307,8 @@ class Run:
         first = [s for s in self.names if s in SHARD_LISTED]
         gates_k = self.names.index(first[0]) + 1 if first else 1
         # The shard check lists that series (none: it skips, saying so).
-        gates_env = dict(self.env, PC_STEP_SHARD_SERIES=first[0] if first else '')
+        gates_env = dict(self.env, PC_STEP_SHARD_SERIES=first[0] if first else '',
+                         PYTHONPATH=os.path.join(ROOT, 'engine'))
         vm_cases = (self.shard_i == self.shard_n
                     and matches(self.filter, 'vm/readme_first_command'))
         vm_late = False
@@ -346,7 +349,9 @@ class Run:
                     if vm_cases:
                         sched.add(Step(['vm-case'], True, self.env))
                 if k == gates_k and self.shard_i == 1 and matches(self.filter, 'host/gates'):
-                    sched.add(Step(['host-gates'], False, gates_env))
+                    sched.add(Step(['host-gates', '--results', self.results, '--host-tool',
+                                    os.path.join(self.scratch, 'host', 'provoke-crash')],
+                                   False, gates_env, self.gates_command))
                 # The debug kernel's VM runner case, once that kernel is
                 # built: first of its series, a long guest that would
                 # end the run late.
