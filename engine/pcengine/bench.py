@@ -47,6 +47,7 @@ STEP = os.path.join(ROOT, 'tests', 'bench-step')
 # a restore costs 0.35 s, the shell around it cost 0.15 s more.
 CASE_STEP = (sys.executable, '-P', '-m', 'pcengine.casestep')
 GATES_STEP = (sys.executable, '-P', '-m', 'pcengine.gates')
+VM_STEP = (sys.executable, '-P', '-m', 'pcengine.vmcases')
 # The run's other results, after the cases' and the unit tests', in
 # this order: the files their steps write, empty until then.
 SIDE_RESULTS = ('vm', 'vm-late', 'lint', 'docs', 'fuzz', 'junit', 'shard', 'kdump-crash')
@@ -234,6 +235,7 @@ class Run:
         self.step_command = (STEP,)
         self.case_command = CASE_STEP
         self.gates_command = GATES_STEP
+        self.vm_command = VM_STEP
 
     def setup(self):
         said = dict(line.split('=', 1) for line in
@@ -307,8 +309,8 @@ class Run:
         first = [s for s in self.names if s in SHARD_LISTED]
         gates_k = self.names.index(first[0]) + 1 if first else 1
         # The shard check lists that series (none: it skips, saying so).
-        gates_env = dict(self.env, PC_STEP_SHARD_SERIES=first[0] if first else '',
-                         PYTHONPATH=os.path.join(ROOT, 'engine'))
+        engine_env = dict(self.env, PYTHONPATH=os.path.join(ROOT, 'engine'))
+        gates_env = dict(engine_env, PC_STEP_SHARD_SERIES=first[0] if first else '')
         vm_cases = (self.shard_i == self.shard_n
                     and matches(self.filter, 'vm/readme_first_command'))
         vm_late = False
@@ -347,7 +349,7 @@ class Run:
                         log('lint gates')
                         sched.add(Step(['lint'], False, self.env))
                     if vm_cases:
-                        sched.add(Step(['vm-case'], True, self.env))
+                        sched.add(Step(['vm-case'], True, engine_env, self.vm_command))
                 if k == gates_k and self.shard_i == 1 and matches(self.filter, 'host/gates'):
                     sched.add(Step(['host-gates', '--results', self.results, '--host-tool',
                                     os.path.join(self.scratch, 'host', 'provoke-crash')],
@@ -357,14 +359,14 @@ class Run:
                 # end the run late.
                 if vm_cases and series == 'debug' and not vm_late:
                     vm_late = True
-                    sched.add(Step(['vm-kernel-paths'], True, self.env))
+                    sched.add(Step(['vm-kernel-paths'], True, engine_env, self.vm_command))
                 for guest in self.guest_steps(k):
                     sched.add(guest)
                 if k == len(self.names):
                     if self.env.get('PC_KDUMP_CRASH') == '1':
                         sched.add(Step(['kdump-crash'], True, self.env))
                     if vm_cases and not vm_late:
-                        sched.add(Step(['vm-kernel-paths'], True, self.env))
+                        sched.add(Step(['vm-kernel-paths'], True, engine_env, self.vm_command))
         except BaseException:
             sched.kill_all()
             raise

@@ -78,7 +78,7 @@ MARKERS = (
     Marker('PC-PSTORE-BEGIN', 'RECORD', ('out',), (_INIT, _RAM),
            ('engine/pcengine/prepare.py', 'engine/pcengine/cases.py', CASES,
             'engine/pcengine/console.py',
-            'tests/vm-runner-cases.sh', _RR),
+            'engine/pcengine/vmcases.py', _RR),
            'a ramoops record (dmesg-ramoops-N) follows, read on the second boot',
            ('tests/run',)),
     Marker('PC-PSTORE-END', '', ('out',), (_INIT, _RAM), ('engine/pcengine/console.py', _RR),

@@ -18,7 +18,8 @@ PARSERS_IN_ENGINE = ('engine/pcengine/cases.py', 'engine/pcengine/matrix.py',
                      'engine/pcengine/snapshot.py', 'engine/pcengine/runner_verdict.py',
                      'engine/pcengine/runner_report.py', 'engine/pcengine/ramoops.py',
                      'engine/pcengine/prepare.py', 'engine/pcengine/kdump.py',
-                     'engine/pcengine/vm.py', 'engine/pcengine/vm_kdump.py')
+                     'engine/pcengine/vm.py', 'engine/pcengine/vm_kdump.py',
+                     'engine/pcengine/vmcases.py')
 
 
 def tree_files():

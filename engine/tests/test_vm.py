@@ -2,7 +2,7 @@
 """The VM runner's run (pcengine.vm): what the types ask of the guest,
 the guest's options (restored or booted, and where pstore is read), the
 run's files for the guest, and the watcher of the console's milestones.
-No guest: the runner's own cases (tests/vm-runner-cases.sh) run those."""
+No guest: the runner's own cases (pcengine.vmcases) run those."""
 
 import argparse
 import contextlib

@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0
 """The VM runner's command line (pcengine.vm_args): each mistake is one
 line and status 2, found before anything is built; the lines are those
-tests/vm-runner-cases.sh's bad_options checks on the runner itself."""
+the bench's vm/bad_options case (pcengine.vmcases) checks on the runner
+itself."""
 
 import os
 import tempfile

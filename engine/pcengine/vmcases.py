@@ -1,0 +1,509 @@
+# SPDX-License-Identifier: GPL-2.0
+"""The VM runner's own cases: tools/provoke-crash-vm run on the host as a
+user runs it, its exit status and output checked.
+
+``python3 -m pcengine.vmcases vm-case`` is the scheduler's vm-case step:
+the option checks, the completion and the accelerator's cache (no
+guest), then the runner's verdicts, each in one guest (a repeat run takes
+about 2 s); ``vm-kernel-paths`` is the debug kernel's case, given as an
+image and its build tree (run when that kernel is built).  Results go to
+RESULTS/vm.result (vm-late.result for the late case), a KTAP line each
+with the lines that prove it, or the log's tail.  The step's environment
+is the bench's: PC_OUT, PC_CASES, PC_STEP_KERNELS, PC_KDUMP_CRASH.
+"""
+
+import os
+import re
+import shlex
+import subprocess
+import sys
+import time
+
+from . import accel, bench
+from .console import lines_of, read_log
+from .vm_shell import ROOT, step
+
+RUNNER = os.path.join(ROOT, 'tools', 'provoke-crash-vm')
+
+# Mistakes the runner must catch on the host, before it builds or boots
+# anything: each exits 2 within 5 s with one line that names it.
+BAD_OPTIONS = (
+    ('--timeout abc', "--timeout 'abc': give a whole number"),
+    ('--smp 0', "--smp '0'"),
+    ('--frobnicate', "unknown option '--frobnicate'"),
+    ("--arm 'vfs_read nosuchtype'", "no crash type 'nosuchtype'"),
+    ('--trigger nosuchtype', "no crash type 'nosuchtype'"),
+    ("--arm 'vfs_read bugon' --trigger panic", '--arm and --trigger do not go together'),
+    ('--trigger panic --run true', '--run and --trigger'),
+    ("--arm 'vfs_read bugon colour=red'", r"unknown condition 'colour' \(after= every= times="),
+    ("--arm 'vfs_read bugon times=x'", "bad value in 'times=x'"),
+    ("--arm 'vfs_read bugon caller<=ksys_read'", "caller takes only = or != in 'caller<=ksys_read'"),
+    ("--arm 'vfs_read bugon caller=a caller=b caller=c caller=d caller!=e'",
+     'at most 4 caller conditions'),
+    ("--arm 'vfs_read bugon caller=ksys_read+4'", r"bad name in 'caller=ksys_read\+4'"),
+    ('--arm vfs_read', r"give 'SYMBOL\[\+OFFSET\|%return\] TYPE"),
+    ("--arm 'vfs_read+4x bugon'", r"'vfs_read\+4x' is not SYMBOL"),
+    ('--kernel 5.10', "--kernel '5.10': not a series"),
+    ('--kernel /etc/hostname', 'give its build tree with --kdir'),
+    ('--kernel /etc/hostname --kdir /tmp', 'not an x86-64 bzImage'),
+    ('--kdir /tmp', '--kdir needs --kernel IMAGE'),
+    ('--bt', '--bt needs --kdump'),
+    ('--trigger pac_corruption', 'pac_corruption runs only on arm64'),
+    ('--file /nonexistent/repro', "no file '/nonexistent/repro'"),
+    ('--shell', '--shell needs a terminal'),
+    ('--arm', '--arm needs a value'),
+)
+HELP_HAS = ('after=N every=N', 'probability=P pid=N comm=NAME cpu=N', '%return',
+            '--kernel IMAGE --kdir DIR', '4 the module', '5 a point of a report',
+            '(NAME: at most 15 characters', '--list-types', '(default build/vm/kdump-DATE)')
+# What a passing case shows of its log.
+SHOWN_RE = re.compile(r'^\+ |hits=|^note: |^  provoke_crash: |^# time|^runs: |^pc-vm# .|^ok 1 ')
+REPRO_C = ('#include <stdio.h>\n#include <unistd.h>\nint main(void)\n{\n'
+           '\tprintf("repro: %d\\n", (int)getppid());\n\treturn 0;\n}\n')
+
+
+def log(text):
+    print('# ' + text, file=sys.stderr, flush=True)
+
+
+def _write(path, lines, mode='w'):
+    with open(path, mode, encoding='utf-8', errors='surrogateescape') as f:
+        f.write(''.join(line + '\n' for line in lines))
+
+
+def missing(text, patterns):
+    """Why TEXT fails PATTERNS (EREs a line each; one that starts with !
+    must not appear), or ''."""
+    lines = lines_of(text)
+    for pat in patterns.split('\n'):
+        if pat.startswith('!'):
+            if any(re.search(pat[1:], line) for line in lines):
+                return 'unexpected in its output: ' + pat[1:]
+        elif not any(re.search(pat, line) for line in lines):
+            return 'missing in its output: ' + pat
+    return ''
+
+
+def shown(name, text):
+    """The lines of a passing case's log that prove it."""
+    lines = lines_of(text)
+    if name in ('bad_options', 'accel_cache'):
+        return lines
+    if name == 'readme_first_command':
+        # Its transcript: arm, hit, the oops's first lines, the trace,
+        # the pstore record's, the times and the verdict.
+        cut = next((i for i, x in enumerate(lines) if '#PF: error_code' in x), len(lines) - 1)
+        trace = next((i for i, x in enumerate(lines) if x.startswith('=== call trace')),
+                     len(lines))
+        return lines[:cut + 1] + ['...'] + lines[trace:]
+    seen = []
+    for line in lines:
+        if SHOWN_RE.search(line) and line not in seen:
+            seen.append(line)
+    verdicts = [x for x in lines if x.startswith('provoke-crash-vm: ')]
+    return seen[:12] + verdicts[-1:]
+
+
+class Cases:
+    """One step's cases: where their logs and results go, which run."""
+
+    def __init__(self, env):
+        self.env = env
+        self.out = env['PC_OUT']
+        self.results = os.path.join(self.out, 'results')
+        self.filter = env.get('PC_CASES') or '.'
+        self.kernels = (env.get('PC_STEP_KERNELS') or '').split()
+        self.result_file = os.path.join(self.results, 'vm.result')
+        self.build_dir = os.path.join(self.out, 'vm')
+
+    def wanted(self, name):
+        return bench.matches(self.filter, 'vm/' + name)
+
+    def result(self, name, why, text):
+        """Its KTAP line, appended to the step's result file."""
+        if not why:
+            lines = ['ok vm/' + name] + ['#   ' + x for x in shown(name, text)]
+        else:
+            lines = ['not ok vm/' + name, '# ' + why] + ['# ' + x for x in lines_of(text)[-30:]]
+        _write(self.result_file, lines, 'a')
+        log('done vm/' + name)
+
+    def skip(self, name, why):
+        _write(self.result_file, ['ok vm/%s # SKIP %s' % (name, why)], 'a')
+
+    def runner(self, args, prefix=(), unset=(), **kw):
+        """The runner as a user runs it, its saved guests in the bench's
+        tree, apart from the user's cache: (status, output)."""
+        env = dict(self.env, PC_OUT=self.build_dir,
+                   PC_SNAPSHOT_CACHE=os.path.join(self.build_dir, 'snapshots'))
+        for name in unset:
+            env.pop(name, None)
+        r = subprocess.run(list(prefix) + [RUNNER] + list(args), env=env, stdin=kw.get('stdin'),
+                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+        return r.returncode, r.stdout.decode('utf-8', 'surrogateescape')
+
+    def check(self, name, want, patterns, *args, **kw):
+        """Run the runner with ARGS: it must exit with WANT and print
+        every line of PATTERNS."""
+        if not self.wanted(name):
+            return
+        rc, text = self.runner(args, **kw)
+        logfile = os.path.join(self.results, 'vm-%s.log' % name)
+        with open(logfile, 'w', encoding='utf-8', errors='surrogateescape') as f:
+            f.write(text)
+        text = text.replace('\r', '')
+        with open(logfile + '.txt', 'w', encoding='utf-8', errors='surrogateescape') as f:
+            f.write(text)
+        why = 'exit status %d, expected %d' % (rc, want) if rc != want else \
+            missing(text, patterns)
+        self.result(name, why, text)
+
+    def debian_x86(self):
+        """The run's Debian x86-64 series."""
+        return [s for s in self.kernels
+                if not s.startswith('arm64-') and s not in bench.BUILT_KERNELS]
+
+    def bad_options(self):
+        """The option checks, --help, the build directory, the command
+        the errors point at, the man page's synopsis and the bash
+        completion.  No guest."""
+        if not self.wanted('bad_options'):
+            return
+        said, why = [], ''
+        for args, want in BAD_OPTIONS:
+            t0 = time.monotonic()
+            rc, text = self.runner(shlex.split(args), stdin=subprocess.DEVNULL)
+            ms = int((time.monotonic() - t0) * 1000)
+            line = text.rstrip('\n')
+            said.append('%s -> %d in %d ms: %s' % (args, rc, ms, line))
+            if rc != 2:
+                why = '%s: exit status %d, expected 2' % (args, rc)
+            elif ms >= 5000:
+                why = '%s: took %d ms' % (args, ms)
+            elif len(lines_of(text)) != 1:
+                why = '%s: not one line: %s' % (args, line)
+            elif not re.search(want, line):
+                why = "%s: no '%s' in: %s" % (args, want, line)
+            if why:
+                break
+        if not why:
+            _, text = self.runner(['--help'])
+            why = next(("--help lacks '%s'" % w for w in HELP_HAS if w not in text), '')
+        why = why or self._default_build_dir() or self._lists_types(said) or \
+            self._man_synopsis() or self._completion(said)
+        self.result('bad_options', why, ''.join(x + '\n' for x in said))
+
+    def _default_build_dir(self):
+        """Without PC_OUT the runner builds under build/vm, where --help
+        puts --kdump's dump: its host tool is rebuilt there."""
+        key = os.path.join(ROOT, 'build', 'vm', 'host', 'provoke-crash.key')
+        if os.path.exists(key):
+            os.unlink(key)
+        env = dict(self.env)
+        env.pop('PC_OUT', None)
+        subprocess.run([RUNNER, '--trigger', 'nosuchtype'], env=env, stdout=subprocess.DEVNULL,
+                       stderr=subprocess.DEVNULL)
+        if not os.path.exists(key):
+            return ('without PC_OUT the runner did not build in build/vm, where --help puts '
+                    "--kdump's dump")
+        return ''
+
+    def _lists_types(self, said):
+        """An unknown type's error names a command that lists the types:
+        run it."""
+        _, text = self.runner(['--trigger', 'nosuchtype'])
+        m = re.search(r"; '(.*)' lists them$", text.rstrip('\n'))
+        command = m.group(1) if m else ''
+        said.append('lists the types: ' + command)
+        if not command:
+            return '--trigger nosuchtype names no command that lists the types'
+        r = subprocess.run(shlex.split(command), env=dict(self.env, PC_OUT=self.build_dir),
+                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+        if r.returncode or not re.search(rb'^read_after_free ', r.stdout, re.M):
+            return "'%s' did not list read_after_free" % command
+        return ''
+
+    @staticmethod
+    def _man_synopsis():
+        """provoke-crash(8)'s synopsis of arm and disarm."""
+        lines = lines_of(read_log(os.path.join(ROOT, 'tools', 'provoke-crash.8')))
+        found = [lines[i + 1] for i, x in enumerate(lines[:-1])
+                 if re.fullmatch(r'\.B provoke-crash (arm|disarm)', x)]
+        if len([x for x in found if '%return' in x]) != 2:
+            return 'provoke-crash.8: the synopsis of arm or disarm lacks %return'
+        return ''
+
+    def _completion(self, said):
+        """The bash completion of a type, and (in an empty folder) of a
+        kernel series."""
+        script = os.path.join(ROOT, 'tools', 'provoke-crash-vm.bash-completion')
+        empty = os.path.join(self.results, 'vm-empty')
+        os.makedirs(empty, exist_ok=True)
+        for words, want in ((('--trigger', 'read_a'), 'read_after_free'),
+                            (('--kernel', 'cl'), 'clang')):
+            got = subprocess.run(
+                ['bash', '-c', '. "$1"; COMP_WORDS=("$2" "$3" "$4"); COMP_CWORD=2\n'
+                 '_provoke_crash_vm; echo "${COMPREPLY[*]}"', '_', script, RUNNER, *words],
+                cwd=empty, stdout=subprocess.PIPE, universal_newlines=True).stdout.strip()
+            said.append('completion: %s -> %s' % (' '.join(words), got))
+            if got != want:
+                return "completion of '%s' gave '%s'" % (' '.join(words), got)
+        return ''
+
+    def accel_cache(self):
+        """KVM is probed once per host: a second pick reads the cache that
+        the bench and the runner share, at once, with the same answer.  No
+        guest."""
+        if not self.wanted('accel_cache'):
+            return
+        env = dict(self.env)
+        env.pop('PC_ACCEL', None)
+        first, first_why = accel.pick(env)
+        t0 = time.monotonic()
+        second, second_why = accel.pick(env)
+        ms = int((time.monotonic() - t0) * 1000)
+        said = ['first pick: %s (%s)' % (first, first_why),
+                'second pick: %s (%s) in %d ms' % (second, second_why, ms)]
+        why = ''
+        if second != first:
+            why = 'second pick %s, first %s (%s)' % (second, first, first_why)
+        elif not re.match(r'cached: .*, probed ', second_why):
+            why = 'second pick not from the cache: ' + second_why
+        elif ms >= 1000:
+            why = 'second pick took %d ms' % ms
+        self.result('accel_cache', why, ''.join(x + '\n' for x in said))
+
+    def guests(self):
+        """The README's first command, as a user runs it, then the
+        runner's other verdicts, each in one guest."""
+        series = self.debian_x86()
+        if not series:
+            self.skip('readme_first_command', 'no Debian x86-64 series in PC_KERNELS')
+            return
+        first, other = series[0], series[-1]
+        # Without PC_ACCEL, as a user runs it: the accelerator comes from
+        # the cache that vm/accel_cache (or the bench) filled.
+        picked = r'^# accelerator: (kvm|tcg) \('
+        if self.wanted('accel_cache'):
+            picked += r'cached: .*, probed [0-9-]+\)$'
+        self.check('readme_first_command', 0, picked + r'''
+^=== kernel report
+provoke_crash: __x64_sys_getppid: null_dereference: 
+BUG: kernel NULL pointer dereference
+ftrace trampoline
+^=== pstore record in ramoops. memory, read by the host after the crash$
+^dmesg-ramoops-0: Oops#1 Part1, [0-9]+ lines; it holds the report above
+^# guest: restored \(saved guest [0-9a-f]+(, saved now in [0-9.]+ s)?\)
+^# time: checks .*, build .*, (save and )?restore .*, crash .*, reset and pstore read .*, total
+the kernel crashed as asked: null_dereference, hit by pc-guest\[''',
+                   '--kernel', first, '--timing', unset=('PC_ACCEL',))
+        # The man page's old example, a false pass: busybox's cat copies
+        # with sendfile and never calls vfs_read; the runner's own reading
+        # of the counters after the command hits it, and that is not the
+        # command's crash.
+        self.check('false_pass', 1, r'''^\+ run: cat /proc/version$
+^Linux version
+^note: not credited: vfs_read bugon hit by the runner.s own shell \(PID 1\) after your command ended
+provoke-crash-vm: the kernel survived your command''',
+                   '--kernel', other, '--arm', 'vfs_read bugon', '--run', 'cat /proc/version')
+        # Two points in one write, one of them refused: neither is armed,
+        # the command never runs, and the module's own line says why.  A
+        # second run on a series reuses the first one's module build and
+        # restores its saved guest: a typo costs a restore, not a boot.
+        cached = '^# module: cached$' if self.wanted('readme_first_command') else \
+            '^# module: (cached|built)$'
+        self.check('arm_refused', 4, r'''no such symbol
+^  provoke_crash: crashpoints: pc_no_such_symbol: 
+the module refused to arm the points; nothing ran:$
+''' + cached + r'''
+!^SHOULD-NOT-RUN
+!^=== (kernel report|pstore)
+^# guest: restored \(saved guest [0-9a-f]+(, saved now in [0-9.]+ s)?\),
+^# time: checks [0-9.]+s, build [0-9.]+s, (save and )?restore [0-9.]+s, no crash: run and power-off [0-9.]+s, total''',
+                   '--kernel', first, '--arm', '@sys@getppid null_dereference',
+                   '--arm', 'pc_no_such_symbol bugon', '--run', 'echo SHOULD-NOT-RUN', '--timing')
+        # A crash through DIRECT, with a point armed elsewhere: the
+        # verdict names what was written to DIRECT, and the point is not
+        # credited.
+        self.check('direct_named', 0, r'''^__x64_sys_sync bugon hits=0 
+provoke_crash: DIRECT\(EXCEPTION\): null_dereference: 
+the kernel crashed from DIRECT, not at an armed point: EXCEPTION \(null_dereference\), written by [^ ]+\[[0-9]+\]: BUG: kernel NULL pointer dereference
+!crashed as asked''',
+                   '--kernel', first, '--arm', '@sys@sync bugon',
+                   '--run', 'echo EXCEPTION >/sys/kernel/debug/provoke-crash/DIRECT')
+        self.file_repro(first)
+        # The table's needs on their own: slub_debug for read_after_free,
+        # a report that the kernel goes on after (status 5).
+        self.check('needs_boot_params', 5, r'''^\+ boot: slub_debug=FZPU$
+read_after_free: the freed object reads as poison
+reported as asked, the kernel went on: read_after_free''',
+                   '--kernel', first, '--trigger', 'read_after_free')
+        # A report point that was hit is the run's success (status 5);
+        # cpu=1 boots a second vCPU without --smp.
+        self.check('report_point', 5, r'''^# cpu= asks for 2 vCPUs$
+2 vCPUs
+report: hit by pc-guest\[[0-9]+\] on CPU 1
+reported as asked, the kernel went on: report''',
+                   '--kernel', first, '--arm', '@sys@getppid report cpu=1',
+                   '--run', 'taskset -c 1 pc-guest hit getppid 1')
+        # A type that needs a second CPU gets one without --smp.  A panic
+        # leaves no end marker: the guest's output still ends before the
+        # pstore record, which is read once, in its own section; with
+        # --pstore-boot by a second boot, as a machine would read it.
+        self.check('smp_from_needs', 0, r'''^# panic_stop_irqoff needs a second CPU: 2 vCPUs$
+2 vCPUs
+^=== pstore record kept across the reboot$
+^dmesg-ramoops-0: Panic#1 Part1, [0-9]+ lines; it holds the report above
+!^PC-PSTORE-BEGIN
+the kernel crashed as asked: panic_stop_irqoff''',
+                   '--kernel', first, '--trigger', 'panic_stop_irqoff', '--pstore-boot')
+        # --shell driven through a pty: type a command that hits the
+        # point.  No --timeout: a shell waits with no limit by default
+        # (the pty driver has its own).  The prompt and the typed
+        # command's echo are two checks: the kernel may print between.
+        self.check('shell_pty', 0, r'''^pc-vm#
+^pc-vm# .*pc-guest hit sync 1$|^pc-guest hit sync 1$
+BUG: kernel NULL pointer dereference
+__x64_sys_sync null_dereference .*fired=1
+^=== pstore record in ramoops. memory, read by the host after the crash$
+the kernel crashed as asked: null_dereference, hit by pc-guest\[''',
+                   '--kernel', first, '--shell', '--arm', '@sys@sync null_dereference',
+                   prefix=(sys.executable, os.path.join(ROOT, 'tests', 'vm-shell-drive.py'),
+                           '240', '--'))
+        self.kdump(first)
+        self.check('timed_out', 3, r'''^\+ run: sleep 600
+provoke-crash-vm: timed out after 20s$''',
+                   '--kernel', first, '--arm', '@sys@getpgid report', '--run', 'sleep 600',
+                   '--timeout', '20')
+        self.bench_kernel_files(first)
+
+    def file_repro(self, series):
+        """A reproducer built here, copied in with --file; the command,
+        with a $(...), runs once, as given; two vCPUs on request."""
+        repro = os.path.join(self.results, 'vm-repro')
+        with open(repro + '.c', 'w') as f:
+            f.write(REPRO_C)
+        if subprocess.run(['gcc', '-static', '-O2', '-o', repro, repro + '.c']).returncode:
+            _write(self.result_file, ['not ok vm/file_repro # gcc -static failed'], 'a')
+            return
+        self.check('file_repro', 0, r'''^\+ run: echo x >>/tmp/n; echo "runs: \$\(wc -l </tmp/n\)"; /root/vm-repro$
+^runs: 1$
+2 vCPUs
+^__x64_sys_getppid null_dereference .*comm=vm-repro .*fired=1
+the kernel crashed as asked: null_dereference, hit by vm-repro\[''',
+                   '--kernel', series, '--file', repro, '--smp', '2',
+                   '--arm', '@sys@getppid null_dereference comm=vm-repro',
+                   '--run', 'echo x >>/tmp/n; echo "runs: $(wc -l </tmp/n)"; /root/vm-repro')
+
+    def kdump(self, series):
+        """--kdump: the capture kernel reads the crash from the dump, and
+        the dump, the log read from it and the timing are kept; an oops
+        in NMI context goes straight to the capture kernel, and the
+        verdict is the dump's."""
+        keep = os.path.join(self.results, 'vm-kdump-keep')
+        self.check('kdump', 0, r'''BUG: kernel NULL pointer dereference
+^=== kdump capture
+^kdump: panic to capture kernel start [0-9.]+ s .*, dump [0-9.]+ MB
+^saved in .*/vm-kdump-keep: vmcore \([1-9][0-9]+ bytes\), vmcore-dmesg.txt, capture.txt
+kdump captured the crash: the log read from the dump shows null_dereference''',
+                   '--kernel', series, '--kdump', '--keep', keep)
+        nmi = os.path.join(self.results, 'vm-kdump-nmi-keep')
+        self.check('kdump_nmi', 0, r'''^note: the console shows no crash of yours; the verdict reads the log from the dump
+the kernel crashed as asked: oops_nmi_context
+kdump captured the crash: the log read from the dump shows oops_nmi_context
+!the kernel survived''',
+                   '--kernel', series, '--kdump', '--trigger', 'oops_nmi_context', '--keep', nmi)
+        # --bt opens the dump with crash and the -dbg vmlinux: check-long
+        # only (PC_KDUMP_CRASH=1), as it builds crash once and fetches
+        # 283 MB.
+        bt = os.path.join(self.results, 'vm-kdump-bt-keep')
+        if self.env.get('PC_KDUMP_CRASH') == '1':
+            self.check('kdump_bt', 0, r'''^=== bt of the task that crashed
+exception RIP: pc_crash_null_dereference
+#[0-9]+ .* pc_entry_eligible
+kdump captured the crash: the log read from the dump shows null_dereference''',
+                       '--kernel', series, '--kdump', '--bt', '--keep', bt)
+        # A kdump-compressed file starts with the signature "KDUMP   ".
+        vmcore = os.path.join(keep, 'vmcore')
+        if os.path.exists(vmcore):
+            with open(vmcore, 'rb') as f:
+                if f.read(8) != b'KDUMP   ':
+                    _write(self.result_file,
+                           ['not ok vm/kdump_vmcore_format # vmcore has no kdump signature'],
+                           'a')
+        for d in (keep, nmi, bt):
+            if os.path.exists(os.path.join(d, 'vmcore')):
+                os.unlink(os.path.join(d, 'vmcore'))
+
+    def bench_kernel_files(self, series):
+        """The bench itself on a kernel given as files (PC_KERNELS=
+        IMAGE:TREE), as a developer runs it on their own build: here
+        SERIES' Debian image and headers named by path, one case, in a
+        bench of its own (its own build directory and root of links)."""
+        if not self.wanted('bench_kernel_files'):
+            return
+        rel = step(dict(self.env, PC_ROOT=ROOT), 'pc_kernel_release "$1"', series)
+        if not os.path.isfile('/boot/vmlinuz-' + rel):
+            self.skip('bench_kernel_files', 'no /boot/vmlinuz-' + rel)
+            return
+        out = os.path.join(self.out, 'bench-files')
+        env = {k: v for k, v in self.env.items()
+               if k not in ('PC_JUNIT', 'PC_KDUMP_CRASH', 'PC_LIST', 'PC_GUEST_CMDLINE')}
+        env.update(PC_SHARD='1/1', PC_OUT=out, PC_KERNEL_ROOTS=os.path.join(out, 'kernels'),
+                   PC_LINT='0', PC_JOBS='1', PC_CASES='/point_in_path$',
+                   PC_KERNELS='/boot/vmlinuz-%s:/usr/src/linux-headers-%s' % (rel, rel))
+        r = subprocess.run([os.path.join(ROOT, 'tests', 'run')], env=env,
+                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+        text = r.stdout.decode('utf-8', 'surrogateescape')
+        with open(os.path.join(self.results, 'vm-bench_kernel_files.log'), 'w',
+                  encoding='utf-8', errors='surrogateescape') as f:
+            f.write(text)
+        lines = lines_of(text)
+        why = ''
+        if 'ok 1 %s/point_in_path' % rel not in lines:
+            why = "no 'ok 1 %s/point_in_path' from PC_KERNELS=IMAGE:TREE" % rel
+        elif '1 passed, 0 failed, 0 skipped' not in lines:
+            why = "not '1 passed, 0 failed, 0 skipped'"
+        else:
+            link = os.path.join(out, 'kernels', rel, 'boot', 'vmlinuz-' + rel)
+            if not os.path.islink(link) or os.readlink(link) != '/boot/vmlinuz-' + rel:
+                why = 'the bench did not take the image from its path'
+        self.result('bench_kernel_files', why, text)
+
+    def kernel_paths(self):
+        """A kernel given as paths: the debug kernel's image and build
+        tree, as its cache holds them (not built here: that takes 13
+        minutes).  Its result goes to vm-late.result, its build to
+        vm-late/ (it may overlap the other cases)."""
+        if not self.debian_x86():
+            return
+        self.result_file = os.path.join(self.results, 'vm-late.result')
+        self.build_dir = os.path.join(self.out, 'vm-late')
+        status, dbg = step(dict(self.env, PC_ROOT=ROOT), 'pc_debug_dir debug 2>/dev/null',
+                           check=False)
+        if status == 0 and os.path.isfile(os.path.join(dbg, 'stamp')):
+            self.check('kernel_paths', 0, r'''provoke_crash: __x64_sys_getppid: null_dereference: 
+Oops: .*KASAN
+the kernel crashed as asked: null_dereference''',
+                       '--kernel', os.path.join(dbg, 'build/arch/x86/boot/bzImage'),
+                       '--kdir', os.path.join(dbg, 'build'), '--timeout', '400')
+        elif self.wanted('kernel_paths'):
+            self.skip('kernel_paths', 'the debug kernel is not built (make debug-kernel)')
+
+
+def main(argv=None):
+    argv = sys.argv[1:] if argv is None else argv
+    if argv not in (['vm-case'], ['vm-kernel-paths']):
+        sys.exit('usage: python3 -m pcengine.vmcases vm-case|vm-kernel-paths')
+    cases = Cases(dict(os.environ))
+    if argv == ['vm-case']:
+        cases.bad_options()
+        cases.accel_cache()
+        cases.guests()
+    else:
+        cases.kernel_paths()
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())

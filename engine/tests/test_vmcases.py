@@ -1,0 +1,55 @@
+# SPDX-License-Identifier: GPL-2.0
+"""The VM runner's own cases (pcengine.vmcases), without a guest: how a
+case's output is held to its patterns, and what a passing case shows."""
+
+import unittest
+
+from pcengine import vmcases
+
+LOG = '''# accelerator: tcg (cached: no /dev/kvm, probed 2026-12-06)
+=== in the guest (6.1.0-57-cloud-amd64, tcg, 1 vCPU)
++ arm: __x64_sys_getppid null_dereference
++ run: pc-guest hit getppid 1
+[    3.57] BUG: kernel NULL pointer dereference, address: 0000000000000000
+[    3.57] #PF: supervisor write access in kernel mode
+[    3.57] #PF: error_code(0x0002) - not-present page
+[    3.58] Oops: 0002 [#1] PREEMPT SMP NOPTI
+=== call trace (reliable frames)
+  __do_sys_getppid
+__x64_sys_getppid null_dereference hits=1 filtered=0 fired=1 missed=0 context=path
+provoke-crash-vm: the kernel crashed as asked: null_dereference, hit by pc-guest[103]
+'''
+
+
+class Patterns(unittest.TestCase):
+    def test_each_line_an_ere_and_bang_must_not_appear(self):
+        self.assertEqual(vmcases.missing(LOG, '^\\+ arm: __x64_sys_getppid\nhits=1 '), '')
+        self.assertEqual(vmcases.missing(LOG, 'BUG: kernel\n!Oops: 0002'),
+                         'unexpected in its output: Oops: 0002')
+        self.assertEqual(vmcases.missing(LOG, r'crashed as asked: bugon'),
+                         'missing in its output: crashed as asked: bugon')
+
+    def test_bad_options_are_regexes_of_one_line(self):
+        for args, want in vmcases.BAD_OPTIONS:
+            self.assertTrue(args and want)
+
+
+class Shown(unittest.TestCase):
+    def test_the_readme_case_shows_its_transcript(self):
+        lines = vmcases.shown('readme_first_command', LOG)
+        self.assertEqual(lines[6], '[    3.57] #PF: error_code(0x0002) - not-present page')
+        self.assertEqual(lines[7:10], ['...', '=== call trace (reliable frames)',
+                                       '  __do_sys_getppid'])
+
+    def test_other_cases_show_what_proves_them(self):
+        self.assertEqual(vmcases.shown('false_pass', LOG + LOG), [
+            '+ arm: __x64_sys_getppid null_dereference', '+ run: pc-guest hit getppid 1',
+            '__x64_sys_getppid null_dereference hits=1 filtered=0 fired=1 missed=0 '
+            'context=path',
+            'provoke-crash-vm: the kernel crashed as asked: null_dereference, hit by '
+            'pc-guest[103]'])
+        self.assertEqual(vmcases.shown('accel_cache', 'a\nb\n'), ['a', 'b'])
+
+
+if __name__ == '__main__':
+    unittest.main()
