@@ -29,8 +29,8 @@
 # run and the report are the engine's (engine/pcengine/lkdtm.py, the
 # bench's "lkdtm DIR" job, which casestep.py runs).
 #
-# Uses tests/bench-step's $results, $filter, $order, $listing, in_shard
-# and pc-vm-lib.sh (tests/prepare-series.sh calls lkdtm_prepare).
+# Uses pc-vm-lib.sh; the series' preparation calls lkdtm_ready
+# (engine/pcengine/prepare_series.py).
 # shellcheck shell=bash
 
 lkdtm_source=${PC_LKDTM_SOURCE:-/usr/src/linux-source-6.12.tar.xz}
@@ -73,19 +73,13 @@ lkdtm_pack() {
 	(cd "$root" && find . | cpio -o -H newc --quiet) >"$dir/initramfs-lkdtm.cpio"
 }
 
-# lkdtm_prepare REL SERIES: whether this series runs the selftest (the
-# series' preparation calls it after packing the initramfs, when the
-# scope's table has it on SERIES: not on debug and rt by default):
-# extracts and packs it, with the tarball's name in the extracted
-# directory's "source", and returns 0 when a guest is to run it; else 1,
-# with its result already written when it has one.
-lkdtm_prepare() {
-	: "${filter?}" "${listing?}" "${results?}" # tests/bench-step sets them
-	local rel=$1 series=$2
-	echo "$series/lkdtm_selftest" | grep -Eq -- "$filter" || return 1
-	in_shard || return 1
-	order+=("$series-lkdtm_selftest")
-	[ "$listing" = 1 ] && return 1
+# lkdtm_ready REL SERIES RESULTS: extracts the selftest and packs its
+# guest, with the tarball's name in the extracted directory's "source",
+# and returns 0 when a guest is to run it; else 1, with its result
+# written in RESULTS.  (Whether SERIES runs it at all, the scope, PC_CASES
+# and PC_SHARD decide: engine/pcengine/prepare_series.py.)
+lkdtm_ready() {
+	local rel=$1 series=$2 results=$3
 	if [ ! -r "$lkdtm_source" ]; then
 		echo "ok $series/lkdtm_selftest # SKIP $lkdtm_source is not installed (linux-source-6.12)" \
 			>"$results/$series-lkdtm_selftest.result"

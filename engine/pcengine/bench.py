@@ -48,6 +48,7 @@ STEP = os.path.join(ROOT, 'tests', 'bench-step')
 CASE_STEP = (sys.executable, '-P', '-m', 'pcengine.casestep')
 GATES_STEP = (sys.executable, '-P', '-m', 'pcengine.gates')
 VM_STEP = (sys.executable, '-P', '-m', 'pcengine.vmcases')
+PREPARE_STEP = (sys.executable, '-P', '-m', 'pcengine.prepare_series')
 # The run's other results, after the cases' and the unit tests', in
 # this order: the files their steps write, empty until then.
 SIDE_RESULTS = ('vm', 'vm-late', 'lint', 'docs', 'fuzz', 'junit', 'shard', 'kdump-crash')
@@ -183,9 +184,9 @@ class Scheduler:
             kill_tree(proc.pid)
 
 
-def run_step(args, env, capture=False):
+def run_step(args, env, capture=False, command=(STEP,)):
     """A step run to its end, in the foreground."""
-    done = subprocess.run([STEP] + args, env=env, text=True,
+    done = subprocess.run(list(command) + args, env=env, text=True,
                           stdout=subprocess.PIPE if capture else None)
     if done.returncode:
         raise Stop('')
@@ -236,6 +237,7 @@ class Run:
         self.case_command = CASE_STEP
         self.gates_command = GATES_STEP
         self.vm_command = VM_STEP
+        self.prepare_command = PREPARE_STEP
 
     def setup(self):
         said = dict(line.split('=', 1) for line in
@@ -261,8 +263,8 @@ class Run:
             log('accelerator: %s (%s)' % (self.env['PC_ACCEL'], why))
 
     def prepare_step(self, k, dealt):
-        env = dict(self.env, PC_STEP_DEALT=str(dealt))
-        return Step(['prepare', str(k), self.names[k - 1]], False, env)
+        env = dict(self.env, PC_STEP_DEALT=str(dealt), PYTHONPATH=os.path.join(ROOT, 'engine'))
+        return Step(['prepare', str(k), self.names[k - 1]], False, env, self.prepare_command)
 
     def take_prepared(self, k):
         """The K-th series' release and PC_SHARD's count after it, from
@@ -293,7 +295,7 @@ class Run:
         for k, series in enumerate(self.names, 1):
             step = self.prepare_step(k, dealt)
             # pc_die's line, the last on stderr, says why it failed.
-            run_step(step.args, step.env)
+            run_step(step.args, step.env, command=step.command)
             dealt = self.take_prepared(k)[1]
         lines = list(self.order)
         if self.shard_i == 1:

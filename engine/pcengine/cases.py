@@ -11,7 +11,7 @@ category, context, fate, needs, expect, description, LKDTM name) and the
 kernel (its config, architecture, release, the syscall a case's own
 pc-guest makes) decide every line.
 
-tests/prepare-series.sh runs ``python3 -m pcengine.cases``; the case
+A series' preparation (prepare_series.py) runs cases.main(); the case
 header keys are described at the top of tests/run.
 """
 

@@ -4,7 +4,7 @@
 bench.py runs ``python3 -m pcengine.casestep single|batch|kdump|lkdtm
 @GUEST FILE`` for the ``job`` lines of the same names of a series' preparation
 (prepare.py).  GUEST is the series' guest options, one a line, which the
-preparation (tests/prepare-series.sh) wrote to prep/K.guest: what the
+preparation (prepare_series.py) wrote to prep/K.guest: what the
 kernel decides (architecture, accelerator, kernel, initramfs, ramoops'
 place, time limit).  The case file's header decides the rest:
 ``# boot:``, ``# smp:``, ``# pstore: 0|1|ram`` and ``# fresh-boot:``.

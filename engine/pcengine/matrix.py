@@ -33,7 +33,7 @@ The cells with a second CPU in the same path (every scope but
 architecture, and a cell whose type this kernel cannot catch (a CONFIG_
 option missing or defeating it).
 
-tests/prepare-series.sh runs ``python3 -m pcengine.matrix``; the case
+A series' preparation (prepare_series.py) runs matrix.main(); the case
 header keys are described at the top of tests/run.
 """
 

@@ -1,10 +1,10 @@
 # SPDX-License-Identifier: GPL-2.0
 """Which of a series' case files run, and in which guests.
 
-tests/prepare-series.sh generates a series' case files (pcengine.cases,
-pcengine.matrix, the hand-written ones) into its cases directory, then
-asks this module what to do with them; it builds the module and packs the
-initramfs itself.  Here, in the order bash globs the directory:
+A series' preparation (prepare_series.py) generates its case files
+(pcengine.cases, pcengine.matrix, the hand-written ones) into its cases
+directory, then asks this module what to do with them; then it builds the
+module and packs the initramfs.  Here, in the order bash globs the directory:
 
 - a case runs if PC_CASES matches it, the scope's table picks it
   (pcengine.scope) and PC_SHARD deals it to this run;
@@ -24,7 +24,7 @@ KTAP order), ``job batch FILE``, ``job single FILE`` and ``job kdump
 FILE`` (its guests, in order; a kdump case's boots a capture kernel
 too), ``module twin|paths|race`` (the bench's modules a guest loads)
 and ``lkdtm`` when the scope picks LKDTM's selftest on the series (the
-shell prepares it, and deals it after the cases).
+preparation deals it after the cases, and prepares it).
 """
 
 import argparse
@@ -270,7 +270,8 @@ def plan(args, env, out):
         print('lkdtm', file=out)
 
 
-def main(argv=None):
+def main(argv=None, out=None):
+    """The command line; OUT gets the answer (default stdout)."""
     ap = argparse.ArgumentParser(
         prog='python3 -m pcengine.prepare',
         description='Which of a series\' case files run, and in which guests.')
@@ -296,7 +297,7 @@ def main(argv=None):
                     help='the provoke-crash checkout (its tests/cases)')
     args = ap.parse_args(argv)
     try:
-        plan(args, os.environ, sys.stdout)
+        plan(args, os.environ, out or sys.stdout)
     except (OSError, ValueError, re.error) as e:
         print('provoke-crash: %s' % e, file=sys.stderr)
         return 1

@@ -1,17 +1,21 @@
 # SPDX-License-Identifier: GPL-2.0
-"""The VM runner's way to the shell it still shares with the bench
-(tools/pc-vm-lib.sh, tools/pc-kdump.sh: packages, a kernel's files, the
-module's build, the initramfs, kdump's pieces), and its two channels to
-the user: stdout for the run, stderr for '# ' lines about the setup."""
+"""The engine's way to the shell that still does the bench's and the VM
+runner's builds (tools/pc-vm-lib.sh, tools/pc-kdump.sh: packages, a
+kernel's files, the module's build, the initramfs, kdump's pieces), and
+the runner's two channels to the user: stdout for the run, stderr for
+'# ' lines about the setup."""
 
 import os
 import subprocess
 import sys
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), '..', '..'))
-# Sourced for each step; a step's pc_die is the runner's: status 6.
-PRELUDE = '''. "$PC_ROOT/tools/pc-vm-lib.sh" && . "$PC_ROOT/tools/pc-kdump.sh" || exit 6
-pc_die() { printf 'provoke-crash-vm: %s\\n' "$*" >&2; exit 6; }
+# Sourced for each step (and MORE, files under ROOT); a step's pc_die
+# names the program and exits with its setup status (the runner's 6).
+PRELUDE = '''for f in tools/pc-vm-lib.sh tools/pc-kdump.sh %(more)s; do
+	. "$PC_ROOT/$f" || exit %(status)d
+done
+pc_die() { printf '%(program)s: %%s\\n' "$*" >&2; exit %(status)d; }
 '''
 
 
@@ -27,12 +31,14 @@ def say(text=''):
     print(text, flush=True)
 
 
-def step(env, script, *args, check=True):
+def step(env, script, *args, check=True, program='provoke-crash-vm', status=6, more=''):
     """SCRIPT run by bash after the shared shell is sourced, with ARGS as
     $1...: its stdout, without the last newline.  With CHECK a failure is
     the setup's (the step said why on stderr); without, (status, stdout)."""
-    r = subprocess.run(['bash', '-c', PRELUDE + script, 'provoke-crash-vm', *args],
-                       env=env, stdout=subprocess.PIPE, universal_newlines=True)
+    prelude = PRELUDE % dict(more=more, status=status, program=program)
+    r = subprocess.run(['bash', '-c', prelude + script, program, *args],
+                       env=dict(env, PC_ROOT=ROOT), stdout=subprocess.PIPE,
+                       universal_newlines=True)
     out = r.stdout.rstrip('\n')
     if not check:
         return r.returncode, out

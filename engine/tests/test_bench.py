@@ -125,6 +125,7 @@ class Schedule(unittest.TestCase):
             run.names = ['6.1', '6.12', 'debug']
             run.prep = d
             run.step_command = ('sh', '-c', FAKE_STEP, 'bench-step')
+            run.prepare_command = run.step_command
             run.schedule()
             with open(log) as f:
                 steps = f.read().split('\n')
@@ -150,6 +151,7 @@ class Schedule(unittest.TestCase):
                 run.names = kernels.split()
                 run.prep = d
                 run.step_command = ('sh', '-c', FAKE_STEP, 'bench-step')
+                run.prepare_command = run.step_command
                 run.schedule()
                 with open(log) as f:
                     steps = f.read().split('\n')
@@ -166,6 +168,7 @@ class Schedule(unittest.TestCase):
             run.prep = d
             run.step_command = ('sh', '-c', '[ "$1" = kernel-build ] && exit 2;' + FAKE_STEP,
                                 'bench-step')
+            run.prepare_command = run.step_command
             with self.assertRaises(bench.Stop) as stop:
                 run.schedule()
         self.assertEqual(str(stop.exception), 'building the clang kernel failed (why: above)')

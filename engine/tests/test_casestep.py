@@ -85,7 +85,7 @@ class Options(unittest.TestCase):
             config = os.path.join(tmp, 'config')
             with open(config, 'w') as f:
                 f.write('CONFIG_KASAN=y\nCONFIG_PSTORE_RAM=y\n')
-            # As tests/prepare-series.sh's guest_options writes them.
+            # As prepare_series.py's guest_options writes them.
             lines = ['--series=6.1', '--results=' + tmp, '--timeout=120', '--config=' + config,
                      '--arch=amd64', '--accel=tcg', '--kernel=K', '--initrd=I',
                      '--snapshots=S', '--snapshot=1', '--append=', '--qemu-extra=-icount shift=0',

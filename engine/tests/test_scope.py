@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 """The scope's policy, kind by kind and variant by variant, on the real
-hand-written cases; select() and --select, as tests/prepare-series.sh
+hand-written cases; select() and --select, as a series' preparation
 asks them."""
 
 import os
@@ -177,7 +177,7 @@ class Listing(unittest.TestCase):
 
 
 class Select(unittest.TestCase):
-    """What tests/prepare-series.sh asks: a series' case files in, the
+    """What a series' preparation asks: a series' case files in, the
     names it runs out, lkdtm_selftest among them."""
 
     NAMES = ['direct_bugon', 'direct_double_fault', 'kdump_panic', 'kdump_bugon',

@@ -1,0 +1,236 @@
+# SPDX-License-Identifier: GPL-2.0
+"""A series' preparation for its guests: the bench's prepare step.
+
+``python3 -m pcengine.prepare_series prepare K SERIES`` (the first word
+names the scheduler's step) prepares the K-th series
+of the run: its kernel (a built one is built here, at low priority,
+beside the guests of the series before it), the cases generated from the
+crash-type table (cases.py) and the matrix's (matrix.py), the
+hand-written ones with the architecture's words filled in, which of them
+run and in which guests (prepare.py), the builds and the initramfs
+(tests/prepare-series.sh's prepare_build), and LKDTM's selftest's guest
+when the scope picks it.  The scheduler (bench.py) prepares the series
+one after another while the guests of those already prepared run.
+
+It writes, under SCRATCH/prep: K.order (its results' names, in KTAP
+order), K.jobs (a guest a line: "lkdtm DIR", "batch FILE", "single FILE"
+or "kdump FILE"), K.guest (casestep.py's options for the series, a line
+each), K.dealt (PC_SHARD's count after it; it starts from PC_STEP_DEALT)
+and last K.ready, its kernel release.  A case that needs what the kernel
+lacks gets its SKIP result here, unbooted.  The environment is the
+bench's (tests/run): PC_OUT, PC_CASES, PC_SHARD, PC_LIST,
+PC_STEP_KERNELS, PC_MATRIX_SCOPE, PC_MATRIX_FATAL, PC_TIMEOUT,
+PC_SNAPSHOT, PC_GUEST_CMDLINE, PC_QEMU_EXTRA, PC_ACCEL.
+"""
+
+import io
+import os
+import shutil
+import subprocess
+import sys
+
+from . import accel, bench, cases, matrix, prepare, scope
+from .vm_shell import ROOT, SetupError, step
+
+# What the shell knows of the series' kernel, a line each (the last is
+# there so that no empty line ends the answer).
+FACTS = '''if pc_built_kernel "$1"; then renice -n 19 $$ >/dev/null; fi
+rel=$(pc_kernel_release "$1") || pc_die "no $1 kernel to test (why: above)"
+arch=$(pc_rel_arch "$rel")
+kdump=$(pc_kdump_available "$rel") && kdump=ok
+printf '%s\\n' "$rel" "$arch" "$(pc_rel_root "$rel")" "$(pc_rel_config "$rel")" \\
+	"$(pc_case_sed "$rel")" "$kdump" "$(pc_ramoops_absent "$rel")" \\
+	"$(pc_guest_timeout "$rel" "${PC_TIMEOUT:-120}")" "$(pc_ramoops_cmdline "$arch")" \\
+	"$(pc_ramoops_params "$arch")" "$(pc_ramoops_region "$arch"):$PC_RAMOOPS_RECORD" \\
+	"$(pc_kdump_cmdline "$rel")" end
+'''
+FIELDS = ('rel', 'arch', 'root', 'config', 'case_sed', 'kdump', 'no_ramoops', 'timeout',
+          'ramoops', 'ramoops_params', 'ramoops_region', 'kdump_append', 'end')
+
+
+class Stop(Exception):
+    """The preparation failed: its line (or None when a step said why)."""
+
+
+def log(text):
+    print('# ' + text, file=sys.stderr, flush=True)
+
+
+def shell(env, script, *args, check=True):
+    """A step of the bench's shell (pc_die is the bench's: status 1)."""
+    try:
+        return step(env, script, *args, check=check, program='provoke-crash', status=1,
+                    more='tests/lkdtm-selftest.sh tests/prepare-series.sh')
+    except SetupError:
+        raise Stop(None)
+
+
+class Series:
+    """The K-th series of the run, being prepared."""
+
+    def __init__(self, env, k, series):
+        self.env, self.k, self.series = env, k, series
+        out = os.path.abspath(env.get('PC_OUT') or os.path.join(ROOT, 'build'))
+        self.env['PC_OUT'] = out
+        shard_i, shard_n = scope.parse_shard(env.get('PC_SHARD') or '1/1')
+        self.shard = (shard_i, shard_n)
+        self.listing = env.get('PC_LIST') == '1'
+        # A listing writes only under its own directory.
+        self.scratch = os.path.join(out, 'list-%d-of-%d' % self.shard) if self.listing else out
+        self.results = os.path.join(self.scratch, 'results')
+        self.prep = os.path.join(self.scratch, 'prep')
+        self.filter = env.get('PC_CASES') or '.'
+        self.dealt = int(env.get('PC_STEP_DEALT') or 0)
+
+    def facts(self):
+        lines = shell(self.env, FACTS, self.series).split('\n')
+        if len(lines) != len(FIELDS) or lines[-1] != 'end':
+            raise Stop('the shell said %d lines of %s, not %d' % (len(lines), self.series,
+                                                                  len(FIELDS)))
+        return dict(zip(FIELDS, lines))
+
+    def sed(self, script, text):
+        return subprocess.run(['sed', script], input=text, stdout=subprocess.PIPE,
+                              universal_newlines=True, check=True).stdout
+
+    def write_cases(self, f, d):
+        """The table's cases, the matrix's and the hand-written ones, for
+        the kernel F, into D."""
+        shutil.rmtree(d, ignore_errors=True)
+        os.makedirs(d)
+        types = os.path.join(d, 'types.tsv')
+        with open(types, 'w') as out:
+            tool = os.path.join(self.scratch, 'host', 'provoke-crash')
+            if subprocess.run([tool, 'types', '--table', '--arch', f['arch']],
+                              stdout=out).returncode:
+                raise Stop('the host tool could not print the table for %s' % f['arch'])
+        hit = self.sed(f['case_sed'], '@sys@getppid\n').strip()
+        common = ['--types', types, '--config', f['config'], '--release', f['rel'],
+                  '--arch', f['arch']]
+        # Each type fired directly, at a point and with kdump, or refused.
+        if cases.main(common + ['--hit-symbol', hit, '--out', d]
+                      + (['--kdump'] if f['kdump'] == 'ok' else [])):
+            raise Stop("writing the table's cases for %s failed (why: above)" % f['rel'])
+        # The crash-point matrix: the sample of its fatal cells changes
+        # with each commit.
+        head = subprocess.run(['git', '-C', ROOT, 'rev-parse', 'HEAD'], stdout=subprocess.PIPE,
+                              stderr=subprocess.DEVNULL, universal_newlines=True)
+        if matrix.main(common + ['--scope', self.env.get('PC_MATRIX_SCOPE') or 'first',
+                                 '--fatal', self.env.get('PC_MATRIX_FATAL') or '4',
+                                 '--seed', head.stdout.strip() if head.returncode == 0
+                                 else 'none', '--out', d]):
+            raise Stop("writing the matrix's cases for %s failed (why: above)" % f['rel'])
+        hand = os.path.join(ROOT, 'tests', 'cases')
+        for name in sorted(os.listdir(hand)):
+            if name.endswith('.sh'):
+                with open(os.path.join(hand, name)) as src:
+                    text = self.sed(f['case_sed'], src.read())
+                with open(os.path.join(d, name), 'w') as dst:
+                    dst.write(text)
+
+    def plan(self, f, d):
+        """prepare.py's answer, as (word, value) pairs."""
+        argv = ['--series', self.series, '--release', f['rel'],
+                '--root-of-release=' + f['root'], '--config', f['config'], '--cases', d,
+                '--kernels', self.env.get('PC_STEP_KERNELS', ''), '--filter=' + self.filter,
+                '--shard', '%d/%d' % self.shard, '--dealt', str(self.dealt),
+                '--results', self.results, '--no-ramoops=' + f['no_ramoops']]
+        if f['kdump'] != 'ok':
+            argv.append('--kdump-why=' + f['kdump'])
+        if self.listing:
+            argv.append('--listing')
+        out = io.StringIO()
+        if prepare.main(argv, out):
+            raise Stop('preparing the cases of %s failed (why: above)' % self.series)
+        return [tuple(line.split(' ', 1)) + ('',) * (' ' not in line)
+                for line in out.getvalue().splitlines()]
+
+    def lkdtm(self, rel, order):
+        """LKDTM's selftest, when the scope picked it: dealt after the
+        cases; True when a guest is to run it."""
+        name = '%s/lkdtm_selftest' % self.series
+        if not bench.matches(self.filter, name):
+            return False
+        self.dealt += 1
+        if (self.dealt - 1) % self.shard[1] + 1 != self.shard[0]:
+            return False
+        order.append('%s-lkdtm_selftest' % self.series)
+        if self.listing:
+            return False
+        status, _ = shell(self.env, 'lkdtm_ready "$@"', rel, self.series, self.results,
+                          check=False)
+        return status == 0
+
+    def guest_options(self, f):
+        """casestep.py's options for the series' guests, as --opt=VALUE
+        (a value may start with a dash)."""
+        e, rel, d = self.env, f['rel'], os.path.join(self.env['PC_OUT'], f['rel'])
+        picked = 'tcg' if f['arch'] == 'arm64' else accel.pick(e)[0]
+        options = (
+            ('series', self.series), ('results', self.results), ('timeout', f['timeout']),
+            ('config', f['config']), ('arch', f['arch']), ('accel', picked),
+            ('kernel', '%s/boot/vmlinuz-%s' % (f['root'], rel)),
+            ('initrd', os.path.join(d, 'initramfs.cpio')),
+            ('snapshots', os.path.join(d, 'snapshots')),
+            ('snapshot', e.get('PC_SNAPSHOT') or '1'), ('append', e.get('PC_GUEST_CMDLINE', '')),
+            ('qemu-extra', e.get('PC_QEMU_EXTRA', '')), ('ramoops', f['ramoops']),
+            ('ramoops-params', f['ramoops_params']), ('ramoops-region', f['ramoops_region']),
+            ('kdump-append', f['kdump_append']),
+            ('kdump-initrd', os.path.join(d, 'initramfs-kdump.cpio')))
+        return ''.join('--%s=%s\n' % kv for kv in options)
+
+    def prepare(self):
+        f = self.facts()
+        rel = f['rel']
+        if f['kdump'] != 'ok':
+            log('no kdump lane on %s: %s' % (rel, f['kdump']))
+        if f['no_ramoops']:
+            log('no pstore checks on %s: %s' % (rel, f['no_ramoops']))
+        d = os.path.join(self.scratch, rel, 'cases')
+        self.write_cases(f, d)
+        order, jobs, modules, lkdtm = [], [], set(), False
+        for word, value in self.plan(f, d):
+            if word == 'dealt':
+                self.dealt = int(value)
+            elif word == 'order':
+                order.append(value)
+            elif word == 'job':
+                jobs.append(value)
+            elif word == 'module':
+                modules.add(value)
+            elif word == 'lkdtm':
+                lkdtm = True
+        if not self.listing:
+            log('building for ' + rel)
+            shell(self.env, 'prepare_build "$@"', rel, d, '1' if 'twin' in modules else '0',
+                  '1' if f['kdump'] == 'ok' else '0',
+                  *[m for m in ('paths', 'race') if m in modules])
+        if lkdtm and self.lkdtm(rel, order):
+            jobs.insert(0, 'lkdtm ' + os.path.join(self.env['PC_OUT'], 'lkdtm-selftest'))
+        base = os.path.join(self.prep, str(self.k))
+        with open(base + '.guest', 'w') as out:
+            out.write(self.guest_options(f))
+        for suffix, lines in (('.order', order), ('.jobs', jobs), ('.dealt', [self.dealt]),
+                              ('.ready', [rel])):
+            with open(base + suffix, 'w') as out:
+                out.write(''.join('%s\n' % x for x in lines if x != ''))
+
+
+def main(argv=None):
+    argv = sys.argv[1:] if argv is None else argv
+    if len(argv) != 3 or argv[0] != 'prepare' or not argv[1].isdigit():
+        sys.exit('usage: python3 -m pcengine.prepare_series prepare K SERIES')
+    try:
+        Series(dict(os.environ), int(argv[1]), argv[2]).prepare()
+    except Stop as e:
+        if e.args[0]:
+            print('provoke-crash: %s' % e.args[0], file=sys.stderr)
+        return 1
+    except (OSError, subprocess.CalledProcessError) as e:
+        print('provoke-crash: %s' % e, file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
