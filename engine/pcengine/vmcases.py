@@ -108,8 +108,9 @@ class Cases:
     """One step's cases: where their logs and results go, which run."""
 
     def __init__(self, env):
-        self.env = env
-        self.out = env['PC_OUT']
+        # PC_OUT as the shell's pc-vm-lib.sh takes it: build/ by default.
+        self.out = os.path.abspath(env.get('PC_OUT') or os.path.join(ROOT, 'build'))
+        self.env = dict(env, PC_OUT=self.out)
         self.results = os.path.join(self.out, 'results')
         self.filter = env.get('PC_CASES') or '.'
         self.kernels = (env.get('PC_STEP_KERNELS') or '').split()

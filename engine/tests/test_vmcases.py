@@ -2,6 +2,7 @@
 """The VM runner's own cases (pcengine.vmcases), without a guest: how a
 case's output is held to its patterns, and what a passing case shows."""
 
+import os
 import unittest
 
 from pcengine import vmcases
@@ -32,6 +33,15 @@ class Patterns(unittest.TestCase):
     def test_bad_options_are_regexes_of_one_line(self):
         for args, want in vmcases.BAD_OPTIONS:
             self.assertTrue(args and want)
+
+
+class Where(unittest.TestCase):
+    def test_pc_out_as_the_shell_defaults_it(self):
+        cases = vmcases.Cases({'PC_STEP_KERNELS': '6.1 arm64-6.1 debug 6.12'})
+        self.assertEqual(cases.out, os.path.join(vmcases.ROOT, 'build'))
+        self.assertEqual(cases.env['PC_OUT'], cases.out)
+        self.assertEqual(cases.result_file, os.path.join(cases.out, 'results', 'vm.result'))
+        self.assertEqual(cases.debian_x86(), ['6.1', '6.12'])
 
 
 class Shown(unittest.TestCase):
