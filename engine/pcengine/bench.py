@@ -39,6 +39,7 @@ import sys
 import threading
 
 from . import accel, kdump, ktap, scope, typegrid
+from .scope import BUILT_KERNELS, matches
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
@@ -59,22 +60,13 @@ UNIT_DONE = {'parse_test': '# unit tests done', 'compare_test': '# compare tests
 # Steps beside the guests whose results are files they write: one that
 # a signal ends (or that cannot run) is a failure of its own.
 GATES = ('lint', 'host-gates', 'vm-case', 'vm-kernel-paths', 'kdump-crash')
+# The gates the engine runs: they write a result line for each of their
+# checks, pass or fail, and exit 0; any other status lost some of them.
+ENGINE_GATES = ('host-gates', 'vm-case', 'vm-kernel-paths')
 # The series the shard check lists: the run's first Debian one; the
 # host gates wait for it to be prepared, and get it as
 # PC_STEP_SHARD_SERIES.
 SHARD_LISTED = ('6.1', '6.12', 'arm64-6.1', 'arm64-6.12')
-
-
-def built_kernels(path=os.path.join(ROOT, 'tools', 'built-kernels.tsv')):
-    """The series whose kernel is built from source (tools/pc-debug-kernel.sh,
-    cached), from the list the shell reads too: the longest preparation
-    by far."""
-    with open(path, encoding='utf-8') as f:
-        return tuple(line.split()[0] for line in f
-                     if line.strip() and not line.lstrip().startswith('#'))
-
-
-BUILT_KERNELS = built_kernels()
 
 
 class Stop(Exception):
@@ -83,12 +75,6 @@ class Stop(Exception):
 
 def log(text):
     print('# ' + text, file=sys.stderr, flush=True)
-
-
-def matches(pattern, text):
-    """PC_CASES is an ERE: grep -E reads it, as the bash steps do."""
-    return subprocess.run(['grep', '-Eq', '--', pattern], input=text + '\n', text=True,
-                          stdout=subprocess.DEVNULL).returncode == 0
 
 
 def descendants(pid):
@@ -329,7 +315,8 @@ class Run:
             while sched.busy():
                 sched.fill()
                 step, status = sched.next_end()
-                if step.kind in GATES and (status < 0 or status >= 126):
+                if step.kind in GATES and (status < 0 or status >= 126 or
+                                           (status and step.kind in ENGINE_GATES)):
                     self.broken.append('not ok bench/%s # its step ended with status %d'
                                        ' (see the run log)\n' % (step.kind, status))
                 if step.kind == 'kernel-build' and status:
@@ -399,9 +386,13 @@ class Run:
             f.write(report)
         sys.stdout.write(report)
         sys.stdout.flush()
-        # After the KTAP lines, the matrix and one line per capture.
-        typegrid.main(['--kernels', ' '.join(self.names), '--scratch', self.scratch])
-        sys.stdout.write(''.join(line + '\n' for line in kdump.figures(self.results)))
+        # After the KTAP lines, the matrix and one line per capture: a
+        # failure there costs the tables, not the summary.
+        try:
+            typegrid.main(['--kernels', ' '.join(self.names), '--scratch', self.scratch])
+            sys.stdout.write(''.join(line + '\n' for line in kdump.figures(self.results)))
+        except Exception as e:  # noqa: BLE001 - the summary still comes
+            log('the report\'s tables failed: %s: %s' % (type(e).__name__, e))
         print(ktap.summary(tally), flush=True)
         junit = self.env.get('PC_JUNIT') or os.path.join(self.results, 'junit.xml')
         try:

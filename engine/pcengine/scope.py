@@ -31,7 +31,29 @@ import fnmatch
 import locale
 import os
 import re
+import subprocess
 import sys
+
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), '..', '..'))
+
+
+def built_kernels(path=os.path.join(ROOT, 'tools', 'built-kernels.tsv')):
+    """The series whose kernel is built from source (tools/pc-debug-kernel.sh,
+    cached), from the list the shell reads too: the longest preparation
+    by far."""
+    with open(path, encoding='utf-8') as f:
+        return tuple(line.split()[0] for line in f
+                     if line.strip() and not line.lstrip().startswith('#'))
+
+
+BUILT_KERNELS = built_kernels()
+
+
+def matches(pattern, text):
+    """PC_CASES is an ERE: grep -E reads it, as the bash steps do."""
+    return subprocess.run(['grep', '-Eq', '--', pattern], input=text + '\n', text=True,
+                          stdout=subprocess.DEVNULL).returncode == 0
+
 
 DEFAULT_KERNELS = '6.1 6.12 6.1-rt arm64-6.1 debug'
 

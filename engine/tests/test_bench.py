@@ -174,6 +174,21 @@ class Schedule(unittest.TestCase):
         self.assertEqual(str(stop.exception), 'building the clang kernel failed (why: above)')
 
 
+class EngineGates(unittest.TestCase):
+    def test_an_engine_gate_that_exits_1_lost_results_and_fails(self):
+        with tempfile.TemporaryDirectory() as d:
+            env = {'PATH': os.environ['PATH'], 'LOG': os.path.join(d, 'log'), 'PREP': d,
+                   'PC_LINT': '0', 'PC_CASES': '^vm/'}
+            run = bench.Run(dict(env, PC_KERNELS='6.1'))
+            run.names, run.prep, run.scratch, run.results = ['6.1'], d, d, d
+            run.step_command = ('sh', '-c', FAKE_STEP, 'bench-step')
+            run.prepare_command = run.step_command
+            run.vm_command = ('sh', '-c', '[ "$1" = vm-case ] && exit 1; exit 0', 'vmcases')
+            run.schedule()
+        self.assertEqual(run.broken, ['not ok bench/vm-case # its step ended with status 1'
+                                      ' (see the run log)\n'])
+
+
 class GuestSteps(unittest.TestCase):
     def test_every_guest_runs_in_the_engine(self):
         with tempfile.TemporaryDirectory() as d:
