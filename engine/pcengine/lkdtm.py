@@ -23,6 +23,7 @@ extracted selftest (tests.txt, and ``source``, the tarball's name).
 import os
 import re
 import time
+import traceback
 
 from . import console, guest
 
@@ -34,8 +35,7 @@ def tests(tests_txt):
     """Every test the guest runs, as (NUM, NAME): stack-entropy as 0,
     then each line of tests.txt, commented out or not."""
     found = [('0', 'stack-entropy')]
-    for n, line in enumerate(tests_txt.split('\n')[:-1] if tests_txt.endswith('\n')
-                             else tests_txt.split('\n'), 1):
+    for n, line in enumerate(console.lines_of(tests_txt), 1):
         words = line.split()
         name = words[0] if words else ''
         found.append((str(n), name[1:] if name.startswith('#') else name))
@@ -43,12 +43,13 @@ def tests(tests_txt):
 
 
 def _status(out_lines, num, name):
-    """The test's exit status from its last LKDTM-RC line, or None."""
+    """The test's exit status from its last LKDTM-RC line, or None (a
+    line without one is no result either)."""
     rc = None
     for line in out_lines:
         w = line.split()
         if len(w) >= 3 and w[0] == 'LKDTM-RC' and w[1] == num and w[2] == name:
-            rc = w[3] if len(w) > 3 else ''
+            rc = w[3] if len(w) > 3 else None
     return rc
 
 
@@ -188,25 +189,31 @@ def run(o, selftest):
     # would find none.
     if 'CONFIG_KASAN' in o.options:
         boot += ' kasan_multi_shot'
+    # Three times a guest's limit (pc_guest_timeout's, already three
+    # times PC_TIMEOUT on a KASAN kernel): 87 tests in one guest.
     limit = o.timeout * 3
-    g = guest.options([
-        'run', '--arch', o.arch, '--accel', o.accel, '--smp', '1', '--kernel', o.kernel,
-        '--initrd', os.path.join(os.path.dirname(o.initrd), 'initramfs-lkdtm.cpio'),
-        '--append=' + boot, '--qemu-extra=' + o.qemu_extra, '--case', 'lkdtm_selftest',
-        '--console', res + '.console', '--out', res + '.out', '--timeout', str(limit)])
-    status = guest.run(g) % 256
+    try:
+        status = guest.run(guest.options([
+            'run', '--arch', o.arch, '--accel', o.accel, '--smp', '1', '--kernel', o.kernel,
+            '--initrd', os.path.join(os.path.dirname(o.initrd), 'initramfs-lkdtm.cpio'),
+            '--append=' + boot, '--qemu-extra=' + o.qemu_extra, '--case', 'lkdtm_selftest',
+            '--console', res + '.console', '--out', res + '.out', '--timeout', str(limit)]))
+        status %= 256
+    except Exception:  # noqa: BLE001 - the report says what ran
+        traceback.print_exc()
+        status = 'not run: the guest could not start, see the run log'
     texts = {}
     for log in ('out', 'console'):
-        with open('%s.%s' % (res, log), 'rb') as f:
-            texts[log] = f.read().replace(b'\r', b'')
-        with open('%s.%s.txt' % (res, log), 'wb') as f:
+        texts[log] = console.read_log('%s.%s' % (res, log))
+        with open('%s.%s.txt' % (res, log), 'w', encoding='utf-8',
+                  errors='surrogateescape') as f:
             f.write(texts[log])
     with open(os.path.join(selftest, 'tests.txt'), encoding='utf-8',
               errors='surrogateescape') as f:
         tests_txt = f.read()
     with open(os.path.join(selftest, 'source')) as f:
         source = f.read().strip()
-    text = report(o.series, console.text_of(texts['out']), console.text_of(texts['console']),
-                  tests_txt, status, limit, int(time.monotonic() - start), source)
+    text = report(o.series, texts['out'], texts['console'], tests_txt, status, limit,
+                  int(time.monotonic() - start), source)
     with open(res + '.result', 'w', encoding='utf-8', errors='surrogateescape') as f:
         f.write(text)

@@ -44,6 +44,12 @@ class Report(unittest.TestCase):
         self.assertEqual(found, [('0', 'stack-entropy'), ('1', 'PANIC'),
                                  ('2', 'PANIC_STOP_IRQOFF'), ('3', 'BUG')])
 
+    def test_no_status_is_no_result_and_no_line_no_test(self):
+        self.assertIsNone(lkdtm._status(['LKDTM-RC 3 BUG'], '3', 'BUG'))
+        self.assertIsNone(lkdtm._status(['LKDTM-RC 3 BUG 0', 'LKDTM-RC 3 BUG'], '3', 'BUG'))
+        self.assertEqual(lkdtm._status(['LKDTM-RC 3 BUG 4'], '3', 'BUG'), '4')
+        self.assertEqual(lkdtm.tests(''), [('0', 'stack-entropy')])
+
     def test_verdict_lines(self):
         self.assertEqual(lkdtm._verdict('BUG', ['BUG: saw x', "BUG: missing 'y': [FAIL]"]),
                          "BUG: missing 'y': [FAIL]")
