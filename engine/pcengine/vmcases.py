@@ -4,7 +4,7 @@ user runs it, its exit status and output checked.
 
 ``python3 -m pcengine.vmcases vm-case`` is the scheduler's vm-case step:
 the option checks, the completion and the accelerator's cache (no
-guest), then the runner's verdicts, each in one guest (a repeat run takes
+guest: vmcases_host.py), then the runner's verdicts, each in one guest (a repeat run takes
 about 2 s); ``vm-kernel-paths`` is the debug kernel's case, given as an
 image and its build tree (run when that kernel is built).  Results go to
 RESULTS/vm.result (vm-late.result for the late case), a KTAP line each
@@ -14,48 +14,14 @@ is the bench's: PC_OUT, PC_CASES, PC_STEP_KERNELS, PC_KDUMP_CRASH.
 
 import os
 import re
-import shlex
 import subprocess
 import sys
-import time
 
-from . import accel, bench
-from .console import lines_of, read_log
+from . import scope, vmcases_host
+from .console import lines_of
 from .vm_shell import ROOT, step
+from .vmcases_host import RUNNER
 
-RUNNER = os.path.join(ROOT, 'tools', 'provoke-crash-vm')
-
-# Mistakes the runner must catch on the host, before it builds or boots
-# anything: each exits 2 within 5 s with one line that names it.
-BAD_OPTIONS = (
-    ('--timeout abc', "--timeout 'abc': give a whole number"),
-    ('--smp 0', "--smp '0'"),
-    ('--frobnicate', "unknown option '--frobnicate'"),
-    ("--arm 'vfs_read nosuchtype'", "no crash type 'nosuchtype'"),
-    ('--trigger nosuchtype', "no crash type 'nosuchtype'"),
-    ("--arm 'vfs_read bugon' --trigger panic", '--arm and --trigger do not go together'),
-    ('--trigger panic --run true', '--run and --trigger'),
-    ("--arm 'vfs_read bugon colour=red'", r"unknown condition 'colour' \(after= every= times="),
-    ("--arm 'vfs_read bugon times=x'", "bad value in 'times=x'"),
-    ("--arm 'vfs_read bugon caller<=ksys_read'", "caller takes only = or != in 'caller<=ksys_read'"),
-    ("--arm 'vfs_read bugon caller=a caller=b caller=c caller=d caller!=e'",
-     'at most 4 caller conditions'),
-    ("--arm 'vfs_read bugon caller=ksys_read+4'", r"bad name in 'caller=ksys_read\+4'"),
-    ('--arm vfs_read', r"give 'SYMBOL\[\+OFFSET\|%return\] TYPE"),
-    ("--arm 'vfs_read+4x bugon'", r"'vfs_read\+4x' is not SYMBOL"),
-    ('--kernel 5.10', "--kernel '5.10': not a series"),
-    ('--kernel /etc/hostname', 'give its build tree with --kdir'),
-    ('--kernel /etc/hostname --kdir /tmp', 'not an x86-64 bzImage'),
-    ('--kdir /tmp', '--kdir needs --kernel IMAGE'),
-    ('--bt', '--bt needs --kdump'),
-    ('--trigger pac_corruption', 'pac_corruption runs only on arm64'),
-    ('--file /nonexistent/repro', "no file '/nonexistent/repro'"),
-    ('--shell', '--shell needs a terminal'),
-    ('--arm', '--arm needs a value'),
-)
-HELP_HAS = ('after=N every=N', 'probability=P pid=N comm=NAME cpu=N', '%return',
-            '--kernel IMAGE --kdir DIR', '4 the module', '5 a point of a report',
-            '(NAME: at most 15 characters', '--list-types', '(default build/vm/kdump-DATE)')
 # What a passing case shows of its log.
 SHOWN_RE = re.compile(r'^\+ |hits=|^note: |^  provoke_crash: |^# time|^runs: |^pc-vm# .|^ok 1 ')
 REPRO_C = ('#include <stdio.h>\n#include <unistd.h>\nint main(void)\n{\n'
@@ -110,7 +76,10 @@ class Cases:
     def __init__(self, env):
         # PC_OUT as the shell's pc-vm-lib.sh takes it: build/ by default.
         self.out = os.path.abspath(env.get('PC_OUT') or os.path.join(ROOT, 'build'))
-        self.env = dict(env, PC_OUT=self.out)
+        # The bench's root of links for kernels of files, which the
+        # runner, under its own PC_OUT, finds there.
+        self.env = dict(env, PC_OUT=self.out, PC_KERNEL_ROOTS=env.get('PC_KERNEL_ROOTS')
+                        or os.path.join(self.out, 'kernels'))
         self.results = os.path.join(self.out, 'results')
         self.filter = env.get('PC_CASES') or '.'
         self.kernels = (env.get('PC_STEP_KERNELS') or '').split()
@@ -118,7 +87,7 @@ class Cases:
         self.build_dir = os.path.join(self.out, 'vm')
 
     def wanted(self, name):
-        return bench.matches(self.filter, 'vm/' + name)
+        return scope.matches(self.filter, 'vm/' + name)
 
     def result(self, name, why, text):
         """Its KTAP line, appended to the step's result file."""
@@ -162,117 +131,7 @@ class Cases:
     def debian_x86(self):
         """The run's Debian x86-64 series."""
         return [s for s in self.kernels
-                if not s.startswith('arm64-') and s not in bench.BUILT_KERNELS]
-
-    def bad_options(self):
-        """The option checks, --help, the build directory, the command
-        the errors point at, the man page's synopsis and the bash
-        completion.  No guest."""
-        if not self.wanted('bad_options'):
-            return
-        said, why = [], ''
-        for args, want in BAD_OPTIONS:
-            t0 = time.monotonic()
-            rc, text = self.runner(shlex.split(args), stdin=subprocess.DEVNULL)
-            ms = int((time.monotonic() - t0) * 1000)
-            line = text.rstrip('\n')
-            said.append('%s -> %d in %d ms: %s' % (args, rc, ms, line))
-            if rc != 2:
-                why = '%s: exit status %d, expected 2' % (args, rc)
-            elif ms >= 5000:
-                why = '%s: took %d ms' % (args, ms)
-            elif len(lines_of(text)) != 1:
-                why = '%s: not one line: %s' % (args, line)
-            elif not re.search(want, line):
-                why = "%s: no '%s' in: %s" % (args, want, line)
-            if why:
-                break
-        if not why:
-            _, text = self.runner(['--help'])
-            why = next(("--help lacks '%s'" % w for w in HELP_HAS if w not in text), '')
-        why = why or self._default_build_dir() or self._lists_types(said) or \
-            self._man_synopsis() or self._completion(said)
-        self.result('bad_options', why, ''.join(x + '\n' for x in said))
-
-    def _default_build_dir(self):
-        """Without PC_OUT the runner builds under build/vm, where --help
-        puts --kdump's dump: its host tool is rebuilt there."""
-        key = os.path.join(ROOT, 'build', 'vm', 'host', 'provoke-crash.key')
-        if os.path.exists(key):
-            os.unlink(key)
-        env = dict(self.env)
-        env.pop('PC_OUT', None)
-        subprocess.run([RUNNER, '--trigger', 'nosuchtype'], env=env, stdout=subprocess.DEVNULL,
-                       stderr=subprocess.DEVNULL)
-        if not os.path.exists(key):
-            return ('without PC_OUT the runner did not build in build/vm, where --help puts '
-                    "--kdump's dump")
-        return ''
-
-    def _lists_types(self, said):
-        """An unknown type's error names a command that lists the types:
-        run it."""
-        _, text = self.runner(['--trigger', 'nosuchtype'])
-        m = re.search(r"; '(.*)' lists them$", text.rstrip('\n'))
-        command = m.group(1) if m else ''
-        said.append('lists the types: ' + command)
-        if not command:
-            return '--trigger nosuchtype names no command that lists the types'
-        r = subprocess.run(shlex.split(command), env=dict(self.env, PC_OUT=self.build_dir),
-                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
-        if r.returncode or not re.search(rb'^read_after_free ', r.stdout, re.M):
-            return "'%s' did not list read_after_free" % command
-        return ''
-
-    @staticmethod
-    def _man_synopsis():
-        """provoke-crash(8)'s synopsis of arm and disarm."""
-        lines = lines_of(read_log(os.path.join(ROOT, 'tools', 'provoke-crash.8')))
-        found = [lines[i + 1] for i, x in enumerate(lines[:-1])
-                 if re.fullmatch(r'\.B provoke-crash (arm|disarm)', x)]
-        if len([x for x in found if '%return' in x]) != 2:
-            return 'provoke-crash.8: the synopsis of arm or disarm lacks %return'
-        return ''
-
-    def _completion(self, said):
-        """The bash completion of a type, and (in an empty folder) of a
-        kernel series."""
-        script = os.path.join(ROOT, 'tools', 'provoke-crash-vm.bash-completion')
-        empty = os.path.join(self.results, 'vm-empty')
-        os.makedirs(empty, exist_ok=True)
-        for words, want in ((('--trigger', 'read_a'), 'read_after_free'),
-                            (('--kernel', 'cl'), 'clang')):
-            got = subprocess.run(
-                ['bash', '-c', '. "$1"; COMP_WORDS=("$2" "$3" "$4"); COMP_CWORD=2\n'
-                 '_provoke_crash_vm; echo "${COMPREPLY[*]}"', '_', script, RUNNER, *words],
-                cwd=empty, stdout=subprocess.PIPE, universal_newlines=True).stdout.strip()
-            said.append('completion: %s -> %s' % (' '.join(words), got))
-            if got != want:
-                return "completion of '%s' gave '%s'" % (' '.join(words), got)
-        return ''
-
-    def accel_cache(self):
-        """KVM is probed once per host: a second pick reads the cache that
-        the bench and the runner share, at once, with the same answer.  No
-        guest."""
-        if not self.wanted('accel_cache'):
-            return
-        env = dict(self.env)
-        env.pop('PC_ACCEL', None)
-        first, first_why = accel.pick(env)
-        t0 = time.monotonic()
-        second, second_why = accel.pick(env)
-        ms = int((time.monotonic() - t0) * 1000)
-        said = ['first pick: %s (%s)' % (first, first_why),
-                'second pick: %s (%s) in %d ms' % (second, second_why, ms)]
-        why = ''
-        if second != first:
-            why = 'second pick %s, first %s (%s)' % (second, first, first_why)
-        elif not re.match(r'cached: .*, probed ', second_why):
-            why = 'second pick not from the cache: ' + second_why
-        elif ms >= 1000:
-            why = 'second pick took %d ms' % ms
-        self.result('accel_cache', why, ''.join(x + '\n' for x in said))
+                if not s.startswith('arm64-') and s not in scope.BUILT_KERNELS]
 
     def guests(self):
         """The README's first command, as a user runs it, then the
@@ -443,7 +302,7 @@ kdump captured the crash: the log read from the dump shows null_dereference''',
         bench of its own (its own build directory and root of links)."""
         if not self.wanted('bench_kernel_files'):
             return
-        rel = step(dict(self.env, PC_ROOT=ROOT), 'pc_kernel_release "$1"', series)
+        rel = step(self.env, 'pc_kernel_release "$1"', series, program='provoke-crash', status=1)
         if not os.path.isfile('/boot/vmlinuz-' + rel):
             self.skip('bench_kernel_files', 'no /boot/vmlinuz-' + rel)
             return
@@ -480,8 +339,8 @@ kdump captured the crash: the log read from the dump shows null_dereference''',
             return
         self.result_file = os.path.join(self.results, 'vm-late.result')
         self.build_dir = os.path.join(self.out, 'vm-late')
-        status, dbg = step(dict(self.env, PC_ROOT=ROOT), 'pc_debug_dir debug 2>/dev/null',
-                           check=False)
+        status, dbg = step(self.env, 'pc_debug_dir debug 2>/dev/null', check=False,
+                           program='provoke-crash', status=1)
         if status == 0 and os.path.isfile(os.path.join(dbg, 'stamp')):
             self.check('kernel_paths', 0, r'''provoke_crash: __x64_sys_getppid: null_dereference: 
 Oops: .*KASAN
@@ -498,8 +357,8 @@ def main(argv=None):
         sys.exit('usage: python3 -m pcengine.vmcases vm-case|vm-kernel-paths')
     cases = Cases(dict(os.environ))
     if argv == ['vm-case']:
-        cases.bad_options()
-        cases.accel_cache()
+        vmcases_host.bad_options(cases)
+        vmcases_host.accel_cache(cases)
         cases.guests()
     else:
         cases.kernel_paths()

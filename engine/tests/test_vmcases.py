@@ -3,9 +3,25 @@
 case's output is held to its patterns, and what a passing case shows."""
 
 import os
+import re
+import shlex
 import unittest
 
-from pcengine import vmcases
+from pcengine import vm_args, vmcases, vmcases_host
+from test_vm_args import TABLE
+
+
+def vm_args_error(words):
+    """The line vm_args gives WORDS on the host (None for the mistakes
+    it leaves to later steps: the table of another architecture, a tty)."""
+    try:
+        o = vm_args.parse(words)
+        vm_args.check_conflicts(o, False)
+        vm_args.check_kernel(o)
+        vm_args.check_points(o, TABLE, vm_args.series_arch(o.series), 'provoke-crash-vm')
+    except vm_args.UsageError as e:
+        return str(e)
+    return None
 
 LOG = '''# accelerator: tcg (cached: no /dev/kvm, probed 2026-12-06)
 === in the guest (6.1.0-57-cloud-amd64, tcg, 1 vCPU)
@@ -30,9 +46,16 @@ class Patterns(unittest.TestCase):
         self.assertEqual(vmcases.missing(LOG, r'crashed as asked: bugon'),
                          'missing in its output: crashed as asked: bugon')
 
-    def test_bad_options_are_regexes_of_one_line(self):
-        for args, want in vmcases.BAD_OPTIONS:
-            self.assertTrue(args and want)
+    def test_each_mistake_is_one_command_line_and_its_error(self):
+        for args, want in vmcases_host.BAD_OPTIONS:
+            with self.subTest(args):
+                words = shlex.split(args)
+                self.assertTrue(words[0].startswith('--'))
+                self.assertNotIn('\n', args)
+                # The error line the runner prints for it today.
+                error = vm_args_error(words)
+                if error is not None:
+                    self.assertRegex('provoke-crash-vm: ' + error, re.compile(want))
 
 
 class Where(unittest.TestCase):
