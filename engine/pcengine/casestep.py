@@ -21,7 +21,8 @@ place, time limit).  The case file's header decides the rest:
 - lkdtm DIR: LKDTM's selftest, every test in one booted guest, and its
   report (lkdtm.py); DIR is the selftest as the preparation extracted it.
 
-Each result ends with ``# guest:`` lines: how its guest ran, and why.
+Each case's result ends with ``# guest:`` lines: how its guest ran, and
+why.
 One process does all of it: a restored guest takes some 0.35 s, and the
 shell and second Python that did this before cost each guest 0.15 s more.
 """

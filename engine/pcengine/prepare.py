@@ -270,8 +270,9 @@ def plan(args, env, out):
         print('lkdtm', file=out)
 
 
-def main(argv=None, out=None):
-    """The command line; OUT gets the answer (default stdout)."""
+def main(argv=None, out=None, env=None):
+    """The command line; OUT gets the answer (default stdout); ENV holds
+    the scope's variables (default the environment)."""
     ap = argparse.ArgumentParser(
         prog='python3 -m pcengine.prepare',
         description='Which of a series\' case files run, and in which guests.')
@@ -297,7 +298,7 @@ def main(argv=None, out=None):
                     help='the provoke-crash checkout (its tests/cases)')
     args = ap.parse_args(argv)
     try:
-        plan(args, os.environ, out or sys.stdout)
+        plan(args, os.environ if env is None else env, out or sys.stdout)
     except (OSError, ValueError, re.error) as e:
         print('provoke-crash: %s' % e, file=sys.stderr)
         return 1

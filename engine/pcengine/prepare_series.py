@@ -29,7 +29,7 @@ import shutil
 import subprocess
 import sys
 
-from . import accel, bench, cases, matrix, prepare, scope
+from . import accel, cases, matrix, prepare, scope
 from .vm_shell import ROOT, SetupError, step
 
 # What the shell knows of the series' kernel, a line each (the last is
@@ -89,9 +89,12 @@ class Series:
                                                                   len(FIELDS)))
         return dict(zip(FIELDS, lines))
 
-    def sed(self, script, text):
-        return subprocess.run(['sed', script], input=text, stdout=subprocess.PIPE,
-                              universal_newlines=True, check=True).stdout
+    @staticmethod
+    def sed(script, data):
+        """DATA (bytes, kept as they are) through the case files' sed
+        script."""
+        return subprocess.run(['sed', script], input=data, stdout=subprocess.PIPE,
+                              check=True).stdout
 
     def write_cases(self, f, d):
         """The table's cases, the matrix's and the hand-written ones, for
@@ -104,7 +107,7 @@ class Series:
             if subprocess.run([tool, 'types', '--table', '--arch', f['arch']],
                               stdout=out).returncode:
                 raise Stop('the host tool could not print the table for %s' % f['arch'])
-        hit = self.sed(f['case_sed'], '@sys@getppid\n').strip()
+        hit = self.sed(f['case_sed'], b'@sys@getppid\n').decode().strip()
         common = ['--types', types, '--config', f['config'], '--release', f['rel'],
                   '--arch', f['arch']]
         # Each type fired directly, at a point and with kdump, or refused.
@@ -123,10 +126,10 @@ class Series:
         hand = os.path.join(ROOT, 'tests', 'cases')
         for name in sorted(os.listdir(hand)):
             if name.endswith('.sh'):
-                with open(os.path.join(hand, name)) as src:
-                    text = self.sed(f['case_sed'], src.read())
-                with open(os.path.join(d, name), 'w') as dst:
-                    dst.write(text)
+                with open(os.path.join(hand, name), 'rb') as src:
+                    data = self.sed(f['case_sed'], src.read())
+                with open(os.path.join(d, name), 'wb') as dst:
+                    dst.write(data)
 
     def plan(self, f, d):
         """prepare.py's answer, as (word, value) pairs."""
@@ -140,7 +143,7 @@ class Series:
         if self.listing:
             argv.append('--listing')
         out = io.StringIO()
-        if prepare.main(argv, out):
+        if prepare.main(argv, out, self.env):
             raise Stop('preparing the cases of %s failed (why: above)' % self.series)
         return [tuple(line.split(' ', 1)) + ('',) * (' ' not in line)
                 for line in out.getvalue().splitlines()]
@@ -149,7 +152,7 @@ class Series:
         """LKDTM's selftest, when the scope picked it: dealt after the
         cases; True when a guest is to run it."""
         name = '%s/lkdtm_selftest' % self.series
-        if not bench.matches(self.filter, name):
+        if not scope.matches(self.filter, name):
             return False
         self.dealt += 1
         if (self.dealt - 1) % self.shard[1] + 1 != self.shard[0]:
@@ -202,7 +205,7 @@ class Series:
                 lkdtm = True
         if not self.listing:
             log('building for ' + rel)
-            shell(self.env, 'prepare_build "$@"', rel, d, '1' if 'twin' in modules else '0',
+            shell(self.env, 'prepare_build "$@" >&2', rel, d, '1' if 'twin' in modules else '0',
                   '1' if f['kdump'] == 'ok' else '0',
                   *[m for m in ('paths', 'race') if m in modules])
         if lkdtm and self.lkdtm(rel, order):

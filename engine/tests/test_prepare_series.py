@@ -3,6 +3,10 @@
 where a run and a listing write, the guest options it gives casestep.py,
 and how LKDTM's selftest is dealt after the cases."""
 
+import contextlib
+import io
+import os
+import tempfile
 import unittest
 from unittest import mock
 
@@ -48,6 +52,70 @@ class GuestOptions(unittest.TestCase):
     def test_arm64_is_emulated(self):
         text = series(PC_ACCEL='kvm').guest_options(dict(FACTS, arch='arm64'))
         self.assertIn('--accel=tcg\n', text)
+
+
+class Facts(unittest.TestCase):
+    def test_a_short_answer_stops_the_preparation(self):
+        with mock.patch.object(prepare_series, 'shell', return_value='6.1.0-57\namd64\n'):
+            with self.assertRaises(prepare_series.Stop) as stop:
+                series().facts()
+        self.assertEqual(str(stop.exception), 'the shell said 3 lines of 6.1, not 13')
+
+    def test_the_answer_by_name(self):
+        answer = '\n'.join(FACTS[k] for k in prepare_series.FIELDS)
+        with mock.patch.object(prepare_series, 'shell', return_value=answer):
+            self.assertEqual(series().facts(), FACTS)
+
+
+class Prepare(unittest.TestCase):
+    """The files the scheduler reads, from a preparation whose shell
+    (facts, builds, the selftest's guest) and case writers are stand-ins."""
+
+    PLAN = ['dealt 5', 'order 6.1-point_bugon', 'order 6.1-matrix_task_entry',
+            'job batch /c/zz_batch_1.sh', 'job single /c/point_bugon.sh', 'module paths',
+            'lkdtm']
+
+    def prepared(self, listing=False):
+        calls = []
+
+        def shell(env, script, *args, check=True):
+            calls.append(script.split()[0])
+            return (0, '') if not check else ''
+
+        def plan(argv, out, env):
+            out.write(''.join(line + '\n' for line in self.PLAN))
+            return 0
+
+        with tempfile.TemporaryDirectory() as d:
+            env = {'PC_OUT': d, 'PC_ACCEL': 'tcg', 'PC_SHARD': '1/1'}
+            if listing:
+                env['PC_LIST'] = '1'
+            s = prepare_series.Series(env, 2, '6.1')
+            os.makedirs(s.prep)
+            with mock.patch.object(prepare_series.Series, 'facts', return_value=FACTS), \
+                    mock.patch.object(prepare_series.Series, 'write_cases'), \
+                    mock.patch.object(prepare_series.prepare, 'main', plan), \
+                    mock.patch.object(prepare_series, 'shell', shell), \
+                    contextlib.redirect_stderr(io.StringIO()):
+                s.prepare()
+            files = {n: prepare_series.prepare.read_text(os.path.join(s.prep, '2.' + n))
+                     for n in ('order', 'jobs', 'dealt', 'ready')}
+            return files, calls, d
+
+    def test_a_run(self):
+        files, calls, d = self.prepared()
+        self.assertEqual(calls, ['prepare_build', 'lkdtm_ready'])
+        self.assertEqual(files['order'], '6.1-point_bugon\n6.1-matrix_task_entry\n'
+                         '6.1-lkdtm_selftest\n')
+        self.assertEqual(files['jobs'], 'lkdtm %s/lkdtm-selftest\nbatch /c/zz_batch_1.sh\n'
+                         'single /c/point_bugon.sh\n' % d)
+        self.assertEqual((files['dealt'], files['ready']), ('6\n', '6.1.0-57-cloud-amd64\n'))
+
+    def test_a_listing_builds_nothing(self):
+        files, calls, _ = self.prepared(listing=True)
+        self.assertEqual(calls, [])
+        self.assertTrue(files['order'].endswith('6.1-lkdtm_selftest\n'))
+        self.assertEqual(files['dealt'], '6\n')
 
 
 class Lkdtm(unittest.TestCase):
