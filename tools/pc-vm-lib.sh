@@ -346,8 +346,8 @@ pc_guest_timeout() {
 # pc_boot REL CASE TIMEOUT EXTRA_CMDLINE CONSOLE_LOG OUTPUT_LOG [SMP]
 # Boots a guest for /cases/CASE.sh, without pstore, through the engine
 # (engine/pcengine/guest.py, whose qemu.py has QEMU's command line per
-# architecture): make bench's guests and the kdump lane's crash check
-# (check-long).  The bench's cases, LKDTM's selftest and the VM runner
+# architecture): make bench's guests (tests/bench/run).  The bench's
+# cases, LKDTM's selftest, the kdump lane's crash check and the VM runner
 # call the engine themselves.  Returns
 # QEMU's status, 124 on a timeout.  PC_QEMU_EXTRA adds QEMU options;
 # PC_INITRD boots another initramfs than the release's.

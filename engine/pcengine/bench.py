@@ -50,6 +50,7 @@ CASE_STEP = (sys.executable, '-P', '-m', 'pcengine.casestep')
 GATES_STEP = (sys.executable, '-P', '-m', 'pcengine.gates')
 VM_STEP = (sys.executable, '-P', '-m', 'pcengine.vmcases')
 PREPARE_STEP = (sys.executable, '-P', '-m', 'pcengine.prepare_series')
+KDUMP_CRASH_STEP = (sys.executable, '-P', '-m', 'pcengine.kdumpcrash')
 # The run's other results, after the cases' and the unit tests', in
 # this order: the files their steps write, empty until then.
 SIDE_RESULTS = ('vm', 'vm-late', 'lint', 'docs', 'fuzz', 'junit', 'shard', 'kdump-crash')
@@ -62,7 +63,7 @@ UNIT_DONE = {'parse_test': '# unit tests done', 'compare_test': '# compare tests
 GATES = ('lint', 'host-gates', 'vm-case', 'vm-kernel-paths', 'kdump-crash')
 # The gates the engine runs: they write a result line for each of their
 # checks, pass or fail, and exit 0; any other status lost some of them.
-ENGINE_GATES = ('host-gates', 'vm-case', 'vm-kernel-paths')
+ENGINE_GATES = ('host-gates', 'vm-case', 'vm-kernel-paths', 'kdump-crash')
 # The series the shard check lists: the run's first Debian one; the
 # host gates wait for it to be prepared, and get it as
 # PC_STEP_SHARD_SERIES.
@@ -353,7 +354,7 @@ class Run:
                     sched.add(guest)
                 if k == len(self.names):
                     if self.env.get('PC_KDUMP_CRASH') == '1':
-                        sched.add(Step(['kdump-crash'], True, self.env))
+                        sched.add(Step(['kdump-crash'], True, engine_env, KDUMP_CRASH_STEP))
                     if vm_cases and not vm_late:
                         sched.add(Step(['vm-kernel-paths'], True, engine_env, self.vm_command))
         except BaseException:

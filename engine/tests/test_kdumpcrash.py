@@ -1,0 +1,42 @@
+# SPDX-License-Identifier: GPL-2.0
+"""check-long's crash check of sample dumps (pcengine.kdumpcrash),
+without a guest: which kernels it takes, and a crash tool that could not
+be built fails each sample by name."""
+
+import os
+import re
+import tempfile
+import unittest
+from unittest import mock
+
+from pcengine import kdumpcrash
+
+
+class Run(unittest.TestCase):
+    def test_no_crash_tool_fails_each_sample_of_each_debian_x86_kernel(self):
+        def shell(env, script, *args, check=True):
+            if script == 'pc_crash_tool':
+                return 1, 'could not fetch crash_8.0.6.orig.tar.gz'
+            return 'rel-' + args[0] if args else ''
+
+        with tempfile.TemporaryDirectory() as d:
+            os.makedirs(os.path.join(d, 'results'))
+            with mock.patch.object(kdumpcrash, 'shell', shell):
+                kdumpcrash.Check({'PC_OUT': d}).run(['6.1', 'arm64-6.1', 'debug', '6.12'])
+            with open(os.path.join(d, 'results', 'kdump-crash.result')) as f:
+                lines = f.read().splitlines()
+        self.assertEqual(lines[:2], ['not ok kdump-crash/6.1/panic',
+                                     '# could not fetch crash_8.0.6.orig.tar.gz'])
+        self.assertEqual([x for x in lines if x.startswith('not ok')],
+                         ['not ok kdump-crash/%s/%s' % (s, n) for s in ('6.1', '6.12')
+                          for n in ('panic', 'null_dereference', 'point_null_dereference')])
+
+    def test_each_frame_is_an_ere(self):
+        for name, cmd, frames in kdumpcrash.SAMPLES:
+            self.assertIn('pc-guest', cmd)
+            for f in frames.split():
+                re.compile(f)
+
+
+if __name__ == '__main__':
+    unittest.main()
