@@ -114,26 +114,39 @@ pc_kdump_disk "$2/disk.img"''', rel, d)
             ['#   vmcore: %d bytes' % size]
 
     def run(self, kernels):
-        """Every sample on every x86-64 Debian kernel of KERNELS."""
-        shell(self.env, 'PC_EXTRA_PACKAGES=$PC_CRASH_PACKAGES pc_install_deps >&2')
-        status, crash = shell(self.env, 'pc_crash_tool', check=False)
-        lines = []
-        for series in kernels:
-            if series in scope.BUILT_KERNELS or series.startswith('arm64-'):
-                continue
-            rel = shell(self.env, 'pc_kernel_release "$1"', series)
-            for sample in SAMPLES:
-                if status or not os.access(crash, os.X_OK):
-                    lines += ['not ok kdump-crash/%s/%s' % (series, sample[0]), '# ' + crash]
+        """Every sample on every x86-64 Debian kernel of KERNELS, each
+        sample's lines written as it ends: a sample that fails to run
+        fails by name, and the others still run."""
+        path = os.path.join(self.results, 'kdump-crash.result')
+        with open(path, 'w', encoding='utf-8', errors='surrogateescape') as result:
+            def write(lines):
+                result.write(''.join(line + '\n' for line in lines))
+                result.flush()
+            status, crash = self.tools()
+            for series in kernels:
+                if series in scope.BUILT_KERNELS or series.startswith('arm64-'):
                     continue
-                try:
-                    lines += self.case(series, rel, sample, crash)
-                except (OSError, SetupError, subprocess.CalledProcessError) as e:
-                    traceback.print_exc()
-                    lines += ['not ok kdump-crash/%s/%s' % (series, sample[0]), '# %s' % e]
-        with open(os.path.join(self.results, 'kdump-crash.result'), 'w',
-                  encoding='utf-8', errors='surrogateescape') as f:
-            f.write(''.join(line + '\n' for line in lines))
+                for sample in SAMPLES:
+                    test = 'kdump-crash/%s/%s' % (series, sample[0])
+                    if status or not os.access(crash, os.X_OK):
+                        write(['not ok ' + test, '# ' + crash])
+                        continue
+                    try:
+                        rel = shell(self.env, 'pc_kernel_release "$1"', series)
+                        write(self.case(series, rel, sample, crash))
+                    except Exception as e:  # noqa: BLE001 - the sample fails, by name
+                        traceback.print_exc()
+                        why = str(e) if str(e) != 'None' else \
+                            'a step of the shell failed (its line is in the run log)'
+                        write(['not ok ' + test, '# ' + why])
+
+    def tools(self):
+        """(status, crash or why not): crash's packages and crash."""
+        try:
+            shell(self.env, 'PC_EXTRA_PACKAGES=$PC_CRASH_PACKAGES pc_install_deps >&2')
+        except SetupError:
+            return 1, "crash's packages could not be installed (see the run log)"
+        return shell(self.env, 'pc_crash_tool', check=False)
 
 
 def main(argv=None):

@@ -109,6 +109,8 @@ def report(series, out_text, console_text, tests_txt, status, limit, seconds, so
             fails.append(name)
             if str(status) in ('124', '137'):
                 why = 'the guest hung in it (timed out after %ss)' % limit
+            elif not str(status).isdigit():
+                why = status
             elif begin in out:
                 why = 'the kernel went down in it (guest status %s)' % status
             else:
@@ -201,7 +203,7 @@ def run(o, selftest):
         status %= 256
     except Exception:  # noqa: BLE001 - the report says what ran
         traceback.print_exc()
-        status = 'not run: the guest could not start, see the run log'
+        status = 'the guest could not start (see the run log)'
     texts = {}
     for log in ('out', 'console'):
         texts[log] = console.read_log('%s.%s' % (res, log))

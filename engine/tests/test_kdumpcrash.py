@@ -3,6 +3,8 @@
 without a guest: which kernels it takes, and a crash tool that could not
 be built fails each sample by name."""
 
+import contextlib
+import io
 import os
 import re
 import tempfile
@@ -30,6 +32,30 @@ class Run(unittest.TestCase):
         self.assertEqual([x for x in lines if x.startswith('not ok')],
                          ['not ok kdump-crash/%s/%s' % (s, n) for s in ('6.1', '6.12')
                           for n in ('panic', 'null_dereference', 'point_null_dereference')])
+
+    def test_a_sample_that_fails_to_run_fails_by_name_and_the_rest_run(self):
+        def shell(env, script, *args, check=True):
+            if script == 'pc_crash_tool':
+                return 0, '/bin/true'
+            return 'rel-' + args[0] if args else ''
+
+        def case(self, series, rel, sample, crash):
+            if sample[0] == 'panic':
+                raise kdumpcrash.SetupError(None)
+            return ['ok kdump-crash/%s/%s' % (series, sample[0])]
+
+        with tempfile.TemporaryDirectory() as d:
+            os.makedirs(os.path.join(d, 'results'))
+            with mock.patch.object(kdumpcrash, 'shell', shell), \
+                    mock.patch.object(kdumpcrash.Check, 'case', case), \
+                    contextlib.redirect_stderr(io.StringIO()):
+                kdumpcrash.Check({'PC_OUT': d}).run(['6.1'])
+            with open(os.path.join(d, 'results', 'kdump-crash.result')) as f:
+                lines = f.read().splitlines()
+        self.assertEqual(lines, [
+            'not ok kdump-crash/6.1/panic',
+            '# a step of the shell failed (its line is in the run log)',
+            'ok kdump-crash/6.1/null_dereference', 'ok kdump-crash/6.1/point_null_dereference'])
 
     def test_each_frame_is_an_ere(self):
         for name, cmd, frames in kdumpcrash.SAMPLES:

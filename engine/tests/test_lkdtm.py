@@ -50,6 +50,12 @@ class Report(unittest.TestCase):
         self.assertEqual(lkdtm._status(['LKDTM-RC 3 BUG 4'], '3', 'BUG'), '4')
         self.assertEqual(lkdtm.tests(''), [('0', 'stack-entropy')])
 
+    def test_a_guest_that_could_not_start(self):
+        text = lkdtm.report('6.1', '', '', 'BUG\n', 'the guest could not start (see the run '
+                            'log)', 360, 0, SOURCE)
+        self.assertEqual(text.split('\n')[0], 'not ok 6.1/lkdtm/stack-entropy # no result: '
+                         'the guest could not start (see the run log)')
+
     def test_verdict_lines(self):
         self.assertEqual(lkdtm._verdict('BUG', ['BUG: saw x', "BUG: missing 'y': [FAIL]"]),
                          "BUG: missing 'y': [FAIL]")
