@@ -38,8 +38,9 @@ import subprocess
 import sys
 import threading
 
-from . import accel, kdump, ktap, scope, typegrid
+from . import accel, kdump, ktap, runsetup, scope, typegrid
 from .scope import BUILT_KERNELS, matches
+from .vm_shell import SetupError
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
@@ -227,10 +228,11 @@ class Run:
         self.prepare_command = PREPARE_STEP
 
     def setup(self):
-        said = dict(line.split('=', 1) for line in
-                    run_step(['setup'], self.env, capture=True).splitlines() if '=' in line)
-        self.names = said['names'].split()
-        self.scratch = said['scratch']
+        try:
+            self.names, self.scratch = runsetup.setup(self.env)
+        except SetupError as e:
+            # None: the shell's line, the last on stderr, says why.
+            raise Stop(e.args[0] or '')
         self.results = os.path.join(self.scratch, 'results')
         self.prep = os.path.join(self.scratch, 'prep')
         self.env['PC_STEP_KERNELS'] = ' '.join(self.names)
