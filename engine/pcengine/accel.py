@@ -20,6 +20,8 @@ import sys
 import tempfile
 import time
 
+from . import log
+
 PROBE_SECONDS = 15
 
 
@@ -49,10 +51,6 @@ def key(dev='/dev/kvm'):
         except OSError:
             numbers = ''
     return 'kernel=%s kvm=%s qemu=%s' % (os.uname().release, numbers, qemu_version())
-
-
-def log(text):
-    print('# ' + text, file=sys.stderr, flush=True)
 
 
 def probe(env, dev='/dev/kvm'):

@@ -38,12 +38,10 @@ import subprocess
 import sys
 import threading
 
-from . import accel, kdump, ktap, runsetup, scope, typegrid
+from . import ROOT, accel, kdump, ktap, log, runsetup, scope, typegrid
 from .scope import BUILT_KERNELS, matches
 from .vm_shell import SetupError
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.dirname(os.path.dirname(HERE))
 STEP = os.path.join(ROOT, 'tests', 'bench-step')
 # The guest step of a case file or a batch, run by the engine itself:
 # a restore costs 0.35 s, the shell around it cost 0.15 s more.
@@ -73,10 +71,6 @@ SHARD_LISTED = ('6.1', '6.12', 'arm64-6.1', 'arm64-6.12')
 
 class Stop(Exception):
     """The run cannot give a whole result; the message says why."""
-
-
-def log(text):
-    print('# ' + text, file=sys.stderr, flush=True)
 
 
 def descendants(pid):

@@ -46,15 +46,23 @@ class Kernel(collections.namedtuple('Kernel', 'release arch config hit_symbol kd
         return 'x86_64' if self.arch == 'amd64' else self.arch
 
 
-def read_config(path):
-    """The options a kernel config has as y or m."""
-    found = set()
+def config_of(path):
+    """(the options a kernel config has as y or m, those it has as y),
+    from one read of it."""
+    found, built_in = set(), set()
     with open(path, encoding='utf-8', errors='surrogateescape') as f:
         for line in f:
-            m = re.match(r'(CONFIG_[A-Za-z0-9_]+)=[ym]', line)
+            m = re.match(r'(CONFIG_[A-Za-z0-9_]+)=([ym])', line)
             if m:
                 found.add(m.group(1))
-    return frozenset(found)
+                if m.group(2) == 'y':
+                    built_in.add(m.group(1))
+    return frozenset(found), frozenset(built_in)
+
+
+def read_config(path):
+    """The options a kernel config has as y or m."""
+    return config_of(path)[0]
 
 
 def read_table(path):

@@ -34,7 +34,7 @@ import traceback
 
 from . import console, guest, kdump, lkdtm, verdict
 from .casefile import values
-from .cases import read_config
+from .cases import config_of
 
 
 def _read(path):
@@ -224,9 +224,8 @@ def main(argv=None):
     ap.add_argument('--kdump-initrd', required=True, help='a kdump case\'s initramfs')
     ap.add_argument('file', help='the case or batch file (lkdtm: the extracted selftest)')
     o = ap.parse_args(argv)
-    o.options = read_config(o.config)
-    with open(o.config, encoding='utf-8', errors='surrogateescape') as f:
-        o.ramoops_builtin = any(line.startswith('CONFIG_PSTORE_RAM=y') for line in f)
+    o.options, built_in = config_of(o.config)
+    o.ramoops_builtin = 'CONFIG_PSTORE_RAM' in built_in
     if o.kind == 'batch':
         run_batch(o, o.file)
     elif o.kind == 'lkdtm':

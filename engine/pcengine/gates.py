@@ -21,19 +21,14 @@ import subprocess
 import sys
 import xml.etree.ElementTree as ET
 
+from . import ROOT, write_lines
 from .console import lines_of
 
-ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), '..', '..'))
 TESTS = os.path.join(ROOT, 'tests')
 # The generated tables in Documentation/provoke-crash/, the marker
 # around each and the option of 'provoke-crash types' that prints it.
 DOC_TABLES = (('crash-types.rst', 'TYPES', '--rst'), ('lkdtm.rst', 'LKDTM', '--lkdtm-rst'))
 SLICES = 2
-
-
-def _write(path, lines, mode='w'):
-    with open(path, mode, encoding='utf-8', errors='surrogateescape') as f:
-        f.write(''.join(line + '\n' for line in lines))
 
 
 def _read(path):
@@ -72,7 +67,7 @@ def fuzz(results, seconds):
         found = [line for line in text
                  if re.search(r'ERROR|SUMMARY|Test unit written|^ +#[0-9] ', line)]
         lines = ['not ok fuzz/parse_line'] + ['# ' + line for line in found[:15]]
-    _write(os.path.join(results, 'fuzz.result'), lines)
+    write_lines(os.path.join(results, 'fuzz.result'), lines)
 
 
 def junit_check(results):
@@ -93,8 +88,8 @@ def junit_check(results):
     except ET.ParseError as e:
         why = 'not XML: %s' % e
     why = (r.stderr.decode('utf-8', 'replace') + why).strip()
-    _write(os.path.join(results, 'junit-check.log'), [why] if why else [])
-    _write(os.path.join(results, 'junit.result'),
+    write_lines(os.path.join(results, 'junit-check.log'), [why] if why else [])
+    write_lines(os.path.join(results, 'junit.result'),
            ['not ok host/junit_report'] + ['# ' + line for line in why.split('\n')]
            if why else ['ok host/junit_report'])
 
@@ -107,7 +102,7 @@ def check_unit(results):
         lines = ['ok host/check_unit']
     else:
         lines = ['not ok host/check_unit'] + ['# ' + line for line in lines_of(_read(log))[-15:]]
-    _write(os.path.join(results, 'junit.result'), lines, 'a')
+    write_lines(os.path.join(results, 'junit.result'), lines, 'a')
 
 
 def between(text, mark):
@@ -138,14 +133,14 @@ def docs(results, host_tool):
         diff += difflib.unified_diff(between(_read(path), mark), lines_of(printed),
                                      'Documentation/provoke-crash/' + doc,
                                      'provoke-crash types ' + opt, lineterm='')
-    _write(os.path.join(results, 'docs.diff'), diff)
+    write_lines(os.path.join(results, 'docs.diff'), diff)
     if not diff:
         lines = ['ok docs/types_table_follows_the_table']
     else:
         lines = ['not ok docs/types_table_follows_the_table',
                  "# Documentation/provoke-crash/ differs from 'provoke-crash types' (make docs):"]
         lines += ['# ' + line for line in diff[:20]]
-    _write(os.path.join(results, 'docs.result'), lines)
+    write_lines(os.path.join(results, 'docs.result'), lines)
 
 
 def listing(results, s, series):
@@ -223,7 +218,7 @@ def main(argv=None):
         (lambda: junit_check(r), 'junit.result', 'not ok host/junit_report'),
         (lambda: check_unit(r), 'junit.result', 'not ok host/check_unit'),
         (lambda: docs(r, o.host_tool), 'docs.result', 'not ok docs/types_table_follows_the_table'),
-        (lambda: _write(os.path.join(r, 'shard.result'),
+        (lambda: write_lines(os.path.join(r, 'shard.result'),
                         shard_partition(r, os.environ.get('PC_STEP_SHARD_SERIES', ''))),
          'shard.result', 'not ok host/shard_partition'),
     )
@@ -234,7 +229,7 @@ def main(argv=None):
             gate()
         except OSError as e:
             print('provoke-crash: %s' % e, file=sys.stderr)
-            _write(os.path.join(r, result), [failed, '# %s' % e], 'a')
+            write_lines(os.path.join(r, result), [failed, '# %s' % e], 'a')
     return 0
 
 

@@ -20,7 +20,8 @@ import traceback
 
 from . import guest, scope
 from .console import lines_of, read_log
-from .vm_shell import ROOT, SetupError, step
+from .runsetup import out_of
+from .vm_shell import SetupError, bench_step as shell, sed
 
 # NAME, the command that crashes (@sys@NAME is the system call's entry,
 # as in the cases) and the EREs bt must show.  pc_crash_panic ends in its
@@ -40,15 +41,11 @@ SAMPLES = (
 )
 
 
-def shell(env, script, *args, check=True):
-    return step(env, script, *args, check=check, program='provoke-crash', status=1)
-
-
 class Check:
     """The step: where it writes, the run's kernels, crash."""
 
     def __init__(self, env):
-        self.out = os.path.abspath(env.get('PC_OUT') or os.path.join(ROOT, 'build'))
+        self.out = out_of(env)
         self.env = dict(env, PC_OUT=self.out)
         self.results = os.path.join(self.out, 'results')
 
@@ -67,9 +64,7 @@ class Check:
         """One guest, one dump, one bt: the sample's KTAP lines."""
         name, cmd, frames = sample
         case_sed, timeout, append, accel, kernel = self.facts(rel)
-        cmd, frames = (subprocess.run(['sed', case_sed], input=x + '\n', stdout=subprocess.PIPE,
-                                      universal_newlines=True, check=True).stdout.strip()
-                       for x in (cmd, frames))
+        cmd, frames = (sed(case_sed, x.encode() + b'\n').decode().strip() for x in (cmd, frames))
         d = os.path.join(self.results, 'kdump-crash-%s-%s' % (series, name))
         test = 'kdump-crash/%s/%s' % (series, name)
         os.makedirs(os.path.join(d, 'cases'), exist_ok=True)

@@ -29,8 +29,9 @@ import shutil
 import subprocess
 import sys
 
-from . import accel, cases, matrix, prepare, scope
-from .vm_shell import ROOT, SetupError, step
+from . import ROOT, accel, cases, log, matrix, prepare, scope
+from .runsetup import out_of, scratch_of
+from .vm_shell import SetupError, bench_step, sed
 
 # What the shell knows of the series' kernel, a line each (the last is
 # there so that no empty line ends the answer).
@@ -52,15 +53,10 @@ class Stop(Exception):
     """The preparation failed: its line (or None when a step said why)."""
 
 
-def log(text):
-    print('# ' + text, file=sys.stderr, flush=True)
-
-
 def shell(env, script, *args, check=True):
-    """A step of the bench's shell (pc_die is the bench's: status 1)."""
+    """A step of the bench's shell; its failure stops the preparation."""
     try:
-        return step(env, script, *args, check=check, program='provoke-crash', status=1,
-                    more='tests/lkdtm-selftest.sh tests/prepare-series.sh')
+        return bench_step(env, script, *args, check=check)
     except SetupError:
         raise Stop(None)
 
@@ -70,13 +66,10 @@ class Series:
 
     def __init__(self, env, k, series):
         self.env, self.k, self.series = env, k, series
-        out = os.path.abspath(env.get('PC_OUT') or os.path.join(ROOT, 'build'))
-        self.env['PC_OUT'] = out
-        shard_i, shard_n = scope.parse_shard(env.get('PC_SHARD') or '1/1')
-        self.shard = (shard_i, shard_n)
+        self.env['PC_OUT'] = out_of(env)
+        self.shard = scope.parse_shard(env.get('PC_SHARD') or '1/1')
         self.listing = env.get('PC_LIST') == '1'
-        # A listing writes only under its own directory.
-        self.scratch = os.path.join(out, 'list-%d-of-%d' % self.shard) if self.listing else out
+        self.scratch = scratch_of(env)
         self.results = os.path.join(self.scratch, 'results')
         self.prep = os.path.join(self.scratch, 'prep')
         self.filter = env.get('PC_CASES') or '.'
@@ -89,13 +82,6 @@ class Series:
                                                                   len(FIELDS)))
         return dict(zip(FIELDS, lines))
 
-    @staticmethod
-    def sed(script, data):
-        """DATA (bytes, kept as they are) through the case files' sed
-        script."""
-        return subprocess.run(['sed', script], input=data, stdout=subprocess.PIPE,
-                              check=True).stdout
-
     def write_cases(self, f, d):
         """The table's cases, the matrix's and the hand-written ones, for
         the kernel F, into D."""
@@ -107,7 +93,7 @@ class Series:
             if subprocess.run([tool, 'types', '--table', '--arch', f['arch']],
                               stdout=out).returncode:
                 raise Stop('the host tool could not print the table for %s' % f['arch'])
-        hit = self.sed(f['case_sed'], b'@sys@getppid\n').decode().strip()
+        hit = sed(f['case_sed'], b'@sys@getppid\n').decode().strip()
         common = ['--types', types, '--config', f['config'], '--release', f['rel'],
                   '--arch', f['arch']]
         # Each type fired directly, at a point and with kdump, or refused.
@@ -127,7 +113,7 @@ class Series:
         for name in sorted(os.listdir(hand)):
             if name.endswith('.sh'):
                 with open(os.path.join(hand, name), 'rb') as src:
-                    data = self.sed(f['case_sed'], src.read())
+                    data = sed(f['case_sed'], src.read())
                 with open(os.path.join(d, name), 'wb') as dst:
                     dst.write(data)
 

@@ -14,8 +14,8 @@ import os
 import shutil
 import subprocess
 
-from . import scope
-from .vm_shell import ROOT, SetupError, step
+from . import ROOT, scope
+from .vm_shell import SetupError, step
 
 LINT_PACKAGES = ('linux-source-6.1 sparse dkms openssl clang libclang-rt-14-dev '
                  'python3-docutils python3-pyflakes kexec-tools makedumpfile shellcheck')
@@ -23,11 +23,17 @@ HOST_TOOL_SOURCES = ('tools/provoke-crash.c', 'tools/checks.c', 'module/parse.c'
                      'module/parse_compare.c', 'module/parse_caller.c')
 
 
+def out_of(env):
+    """The bench's PC_OUT, made absolute; build/ when unset (as
+    tools/pc-vm-lib.sh takes it)."""
+    return os.path.abspath(env.get('PC_OUT') or os.path.join(ROOT, 'build'))
+
+
 def scratch_of(env):
-    """Where the run writes: PC_OUT (default build/), or for a listing
-    (PC_LIST=1) a directory of its own under it, so that a run can list
-    its own slices."""
-    out = os.path.abspath(env.get('PC_OUT') or os.path.join(ROOT, 'build'))
+    """Where the run writes: PC_OUT, or for a listing (PC_LIST=1) a
+    directory of its own under it, so that a run can list its own
+    slices."""
+    out = out_of(env)
     if env.get('PC_LIST') == '1':
         i, n = scope.parse_shard(env.get('PC_SHARD') or '1/1')
         return os.path.join(out, 'list-%d-of-%d' % (i, n))

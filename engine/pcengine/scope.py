@@ -34,7 +34,7 @@ import re
 import subprocess
 import sys
 
-ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), '..', '..'))
+from . import ROOT
 
 
 def built_kernels(path=os.path.join(ROOT, 'tools', 'built-kernels.tsv')):

@@ -21,7 +21,6 @@ initramfs); it goes when the run ends.
 
 import hashlib
 import os
-import re
 import shutil
 import signal
 import subprocess
@@ -32,7 +31,9 @@ import time
 
 from . import accel, cases, console, guest, runner_verdict, vm_args, vm_kdump
 from .runner_verdict import SETUP
-from .vm_shell import ROOT, SetupError, log, read, say, step
+from . import ROOT, log
+from .runsetup import HOST_TOOL_SOURCES
+from .vm_shell import SetupError, read, say, sed, step
 
 # What the shell knows of a release, a line each (see Release).  An
 # arm64 release's files (its config among them) are fetched on first use.
@@ -56,8 +57,11 @@ class Release:
             raise SetupError('the shell said %d lines of %s, not 8' % (len(lines), series))
         (self.rel, self.arch, self.root, self.config, self.case_sed, self.ramoops,
          self.ramoops_params, self.ramoops_region) = lines
-        self.kernel = cases.Kernel(self.rel, self.arch, cases.read_config(self.config),
-                                   '', False)
+        options, built_in = cases.config_of(self.config)
+        self.kernel = cases.Kernel(self.rel, self.arch, options, '', False)
+        # Built in (a kernel of files may have it so): the boot line
+        # gives ramoops what /init's insmod would have.
+        self.ramoops_builtin = 'CONFIG_PSTORE_RAM' in built_in
 
 
 def _hash_files(root, paths):
@@ -102,12 +106,8 @@ def host_tool(out):
         return tool
     os.makedirs(os.path.dirname(tool), exist_ok=True)
     r = _run(['gcc', '-O0', '-I' + os.path.join(ROOT, 'include'), '-o', tool,
-                        *(os.path.join(ROOT, s) for s in ('tools/provoke-crash.c',
-                                                          'tools/checks.c', 'module/parse.c',
-                                                          'module/parse_compare.c',
-                                                          'module/parse_caller.c'))],
-                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                       universal_newlines=True)
+              *(os.path.join(ROOT, s) for s in HOST_TOOL_SOURCES)],
+             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, universal_newlines=True)
     if r.returncode != 0:
         sys.stderr.write(''.join(r.stdout.splitlines(True)[:5]))
         raise SetupError('could not build the tool that reads the crash-type table '
@@ -213,8 +213,7 @@ class Watcher(threading.Thread):
                 continue
             offset += len(data)
             *lines, partial = (partial + data).split(b'\n')
-            for line in console.lines_of(console.text_of(b'\n'.join(lines) + b'\n')) \
-                    if lines else ():
+            for line in map(console.text_of, lines):
                 if not begun and 'PC-RUN-BEGIN' in line:
                     self._note('begin')
                     begun = True
@@ -248,12 +247,6 @@ def needs(o, r, table, types, cpus):
     return '%s %s' % (' '.join(words), o.boot), smp, notes
 
 
-def sed(script, text):
-    """TEXT through the case files' sed script (pc_case_sed)."""
-    return subprocess.run(['sed', script], input=text, stdout=subprocess.PIPE,
-                          universal_newlines=True, check=True).stdout
-
-
 def write_root(o, r, work):
     """This run's files for the guest: the script, the points, the
     trigger, the command (in a file, so that it runs once, as given),
@@ -262,7 +255,8 @@ def write_root(o, r, work):
     os.makedirs(os.path.join(root, 'cases'))
     os.makedirs(os.path.join(root, 'pc'))
     shutil.copy(os.path.join(ROOT, 'guest', 'vm.sh'), os.path.join(root, 'cases', 'vm.sh'))
-    arms = sed(r.case_sed, ''.join(a + '\n' for a in o.arms)) if o.arms else ''
+    arms = sed(r.case_sed, ''.join(a + '\n' for a in o.arms).encode()).decode() \
+        if o.arms else ''
     files = {'arm': arms, 'trigger': o.trigger + '\n' if o.trigger else ''}
     if o.run:
         files['run.sh'] = o.run + '\n'
@@ -293,9 +287,7 @@ def guest_options(o, r, work, env, boot, smp, pstore, timeout, qemu_extra):
     extra, opts = boot, []
     if pstore != '0':
         extra += ' ' + r.ramoops
-        # Built in (a kernel of files may have it so): the boot line
-        # gives it what /init's insmod would have.
-        if re.search(r'^CONFIG_PSTORE_RAM=y', read(r.config) or '', re.M):
+        if r.ramoops_builtin:
             extra += ' ' + r.ramoops_params
     if pstore == 'ram':
         opts += ['--read-ramoops', r.ramoops_region]

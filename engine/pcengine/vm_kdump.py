@@ -16,7 +16,7 @@ import re
 import subprocess
 import sys
 
-from . import cases, console, kdump, runner_verdict, vm_shell as shell
+from . import cases, console, kdump, log, runner_verdict, vm_shell as shell
 from .runner_verdict import CRASHED, NO_CAPTURE
 
 
@@ -41,8 +41,8 @@ class Kdump:
             raise shell.SetupError('--bt: x86-64 kernels only (crash is built for x86-64 dumps)')
         shell.step(env, 'PC_EXTRA_PACKAGES=$PC_CRASH_PACKAGES pc_install_deps "$1"',
                    self.series)
-        shell.log('--bt: building or finding crash 8.0.6 and %s\'s vmlinux (once; minutes '
-                  'the first time)' % r.rel)
+        log('--bt: building or finding crash 8.0.6 and %s\'s vmlinux (once; minutes the '
+            'first time)' % r.rel)
         status, self.crash_tool = shell.step(env, 'pc_crash_tool', check=False)
         if status:
             raise shell.SetupError('--bt: ' + self.crash_tool)

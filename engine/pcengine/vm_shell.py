@@ -5,11 +5,10 @@ kernel's files, the module's build, the initramfs, kdump's pieces), and
 the runner's two channels to the user: stdout for the run, stderr for
 '# ' lines about the setup."""
 
-import os
 import subprocess
-import sys
 
-ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), '..', '..'))
+from . import ROOT
+
 # Sourced for each step (and MORE, files under ROOT); a step's pc_die
 # names the program and exits with its setup status (the runner's 6).
 PRELUDE = '''for f in tools/pc-vm-lib.sh tools/pc-kdump.sh %(more)s; do
@@ -21,10 +20,6 @@ pc_die() { printf '%(program)s: %%s\\n' "$*" >&2; exit %(status)d; }
 
 class SetupError(Exception):
     """Setup failed (status 6): its line, or None when a step said why."""
-
-
-def log(text):
-    print('# ' + text, file=sys.stderr, flush=True)
 
 
 def say(text=''):
@@ -54,3 +49,18 @@ def read(path):
             return f.read().rstrip('\n')
     except OSError:
         return None
+
+
+def bench_step(env, script, *args, check=True):
+    """step() for the bench's own steps: its pc_die says provoke-crash
+    and exits 1, and the bench's shell (LKDTM's selftest's guest, a
+    series' builds) is sourced too."""
+    return step(env, script, *args, check=check, program='provoke-crash', status=1,
+                more='tests/lkdtm-selftest.sh tests/prepare-series.sh')
+
+
+def sed(script, data):
+    """DATA (bytes, kept as they are) through the case files' sed script
+    (pc_case_sed): @sys@NAME and the rest, for a release's architecture."""
+    return subprocess.run(['sed', script], input=data, stdout=subprocess.PIPE,
+                          check=True).stdout

@@ -17,24 +17,16 @@ import re
 import subprocess
 import sys
 
-from . import scope, vmcases_host
+from . import ROOT, log, scope, vmcases_host, write_lines
 from .console import lines_of
-from .vm_shell import ROOT, step
+from .runsetup import out_of
+from .vm_shell import bench_step
 from .vmcases_host import RUNNER
 
 # What a passing case shows of its log.
 SHOWN_RE = re.compile(r'^\+ |hits=|^note: |^  provoke_crash: |^# time|^runs: |^pc-vm# .|^ok 1 ')
 REPRO_C = ('#include <stdio.h>\n#include <unistd.h>\nint main(void)\n{\n'
            '\tprintf("repro: %d\\n", (int)getppid());\n\treturn 0;\n}\n')
-
-
-def log(text):
-    print('# ' + text, file=sys.stderr, flush=True)
-
-
-def _write(path, lines, mode='w'):
-    with open(path, mode, encoding='utf-8', errors='surrogateescape') as f:
-        f.write(''.join(line + '\n' for line in lines))
 
 
 def missing(text, patterns):
@@ -75,7 +67,7 @@ class Cases:
 
     def __init__(self, env):
         # PC_OUT as the shell's pc-vm-lib.sh takes it: build/ by default.
-        self.out = os.path.abspath(env.get('PC_OUT') or os.path.join(ROOT, 'build'))
+        self.out = out_of(env)
         # The bench's root of links for kernels of files, which the
         # runner, under its own PC_OUT, finds there.
         self.env = dict(env, PC_OUT=self.out, PC_KERNEL_ROOTS=env.get('PC_KERNEL_ROOTS')
@@ -95,11 +87,11 @@ class Cases:
             lines = ['ok vm/' + name] + ['#   ' + x for x in shown(name, text)]
         else:
             lines = ['not ok vm/' + name, '# ' + why] + ['# ' + x for x in lines_of(text)[-30:]]
-        _write(self.result_file, lines, 'a')
+        write_lines(self.result_file, lines, 'a')
         log('done vm/' + name)
 
     def skip(self, name, why):
-        _write(self.result_file, ['ok vm/%s # SKIP %s' % (name, why)], 'a')
+        write_lines(self.result_file, ['ok vm/%s # SKIP %s' % (name, why)], 'a')
 
     def runner(self, args, prefix=(), unset=(), **kw):
         """The runner as a user runs it, its saved guests in the bench's
@@ -244,7 +236,7 @@ provoke-crash-vm: timed out after 20s$''',
         with open(repro + '.c', 'w') as f:
             f.write(REPRO_C)
         if subprocess.run(['gcc', '-static', '-O2', '-o', repro, repro + '.c']).returncode:
-            _write(self.result_file, ['not ok vm/file_repro # gcc -static failed'], 'a')
+            write_lines(self.result_file, ['not ok vm/file_repro # gcc -static failed'], 'a')
             return
         self.check('file_repro', 0, r'''^\+ run: echo x >>/tmp/n; echo "runs: \$\(wc -l </tmp/n\)"; /root/vm-repro$
 ^runs: 1$
@@ -288,7 +280,7 @@ kdump captured the crash: the log read from the dump shows null_dereference''',
         if os.path.exists(vmcore):
             with open(vmcore, 'rb') as f:
                 if f.read(8) != b'KDUMP   ':
-                    _write(self.result_file,
+                    write_lines(self.result_file,
                            ['not ok vm/kdump_vmcore_format # vmcore has no kdump signature'],
                            'a')
         for d in (keep, nmi, bt):
@@ -302,7 +294,7 @@ kdump captured the crash: the log read from the dump shows null_dereference''',
         bench of its own (its own build directory and root of links)."""
         if not self.wanted('bench_kernel_files'):
             return
-        rel = step(self.env, 'pc_kernel_release "$1"', series, program='provoke-crash', status=1)
+        rel = bench_step(self.env, 'pc_kernel_release "$1"', series)
         if not os.path.isfile('/boot/vmlinuz-' + rel):
             self.skip('bench_kernel_files', 'no /boot/vmlinuz-' + rel)
             return
@@ -339,8 +331,7 @@ kdump captured the crash: the log read from the dump shows null_dereference''',
             return
         self.result_file = os.path.join(self.results, 'vm-late.result')
         self.build_dir = os.path.join(self.out, 'vm-late')
-        status, dbg = step(self.env, 'pc_debug_dir debug 2>/dev/null', check=False,
-                           program='provoke-crash', status=1)
+        status, dbg = bench_step(self.env, 'pc_debug_dir debug 2>/dev/null', check=False)
         if status == 0 and os.path.isfile(os.path.join(dbg, 'stamp')):
             self.check('kernel_paths', 0, r'''provoke_crash: __x64_sys_getppid: null_dereference: 
 Oops: .*KASAN

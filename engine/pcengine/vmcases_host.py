@@ -13,7 +13,7 @@ import sys
 import time
 
 from .console import lines_of, read_log
-from .vm_shell import ROOT
+from . import ROOT
 
 RUNNER = os.path.join(ROOT, 'tools', 'provoke-crash-vm')
 

@@ -105,5 +105,15 @@ class CommandLine(unittest.TestCase):
         self.assertIn('no-such.tsv', done.stderr)
 
 
+
+class Config(unittest.TestCase):
+    def test_one_read_gives_y_or_m_and_y(self):
+        with tempfile.NamedTemporaryFile('w', suffix='.config') as f:
+            f.write('CONFIG_A=y\nCONFIG_B=m\n# CONFIG_C is not set\nCONFIG_D="y"\n')
+            f.flush()
+            self.assertEqual(cases.config_of(f.name),
+                             (frozenset({'CONFIG_A', 'CONFIG_B'}), frozenset({'CONFIG_A'})))
+            self.assertEqual(cases.read_config(f.name), frozenset({'CONFIG_A', 'CONFIG_B'}))
+
 if __name__ == '__main__':
     unittest.main()

@@ -41,8 +41,8 @@ class GuestOptions(unittest.TestCase):
         self.assertIn('--kernel=/boot/vmlinuz-6.1.0-57-cloud-amd64\n', text)
         argv = ['single'] + text.splitlines() + ['/c/point_bugon.sh']
         with mock.patch.object(casestep, 'run_single') as run, \
-                mock.patch.object(casestep, 'read_config', return_value=frozenset()), \
-                mock.patch('builtins.open', mock.mock_open(read_data='')):
+                mock.patch.object(casestep, 'config_of',
+                                  return_value=(frozenset(), frozenset())):
             casestep.main(argv)
         o = run.call_args[0][0]
         self.assertEqual((o.series, o.accel, o.timeout, o.initrd, o.kdump_initrd),

@@ -17,6 +17,7 @@ from pcengine import cases, vm, vm_kdump
 
 def release(config=(), arch='amd64'):
     r = argparse.Namespace(rel='6.1.0-57-cloud-amd64', arch=arch, root='', config='/nonexistent',
+                           ramoops_builtin=False,
                            case_sed='s/@sys@/__x64_sys_/g',
                            ramoops='memmap=1M$0x10000000 pc_ramoops=0x10000000',
                            ramoops_params='ramoops.mem_address=0x10000000',
@@ -74,6 +75,12 @@ class GuestOptions(unittest.TestCase):
         self.assertEqual((g.pstore, g.smp, g.kernel, g.case, g.qemu_extra, g.timeout),
                          (False, 2, '/boot/vmlinuz-6.1.0-57-cloud-amd64', 'vm',
                           '-icount shift=0', 120))
+
+    def test_ramoops_built_in_gets_its_parameters_on_the_boot_line(self):
+        r = release()
+        r.ramoops_builtin = True
+        self.assertTrue(self.opts(options(), 'ram', r).append.endswith(
+            ' pc_ramoops=0x10000000 ramoops.mem_address=0x10000000'))
 
     def test_pstore_boot_and_no_saves(self):
         self.env['PC_SNAPSHOT'] = '0'
