@@ -111,11 +111,14 @@ check-long:
 vm:
 	tools/provoke-crash-vm
 
+# The host engine's commands (engine/pcengine/), with Debian's python3.
+ENGINE = PYTHONPATH=$(CURDIR)/engine $(PYTHON) -P -m
+
 debug-kernel:
-	tools/pc-debug-kernel.sh
+	$(ENGINE) pcengine.kernels build debug
 
 clang-kernel:
-	tools/pc-debug-kernel.sh clang
+	$(ENGINE) pcengine.kernels build clang
 
 # AVOID_BUG is ignored: calling BUG() is what the bugon crash type is for.
 bench:
@@ -130,10 +133,8 @@ stress:
 # busybox guest.
 ARM64_SERIES ?= arm64-6.1
 arm64:
-	rel=$$(bash -c '. tools/pc-vm-lib.sh && pc_kernel_release $(ARM64_SERIES)') && \
-	bash -c ". tools/pc-vm-lib.sh && pc_install_deps $(ARM64_SERIES) && pc_fetch_arm64 $$rel" && \
-	$(MAKE) ARCH=arm64 KDIR=$(CURDIR)/build/arm64-root/usr/src/linux-headers-$$rel \
-		CFLAGS="$(CFLAGS) -static" module tools
+	kdir=$$(PC_OUT=$(CURDIR)/build $(ENGINE) pcengine.kernels fetch-arm64 $(ARM64_SERIES)) && \
+	$(MAKE) ARCH=arm64 KDIR=$$kdir CFLAGS="$(CFLAGS) -static" module tools
 
 # The documentation's generated tables, rewritten from the crash-type
 # table between their BEGIN and END lines.

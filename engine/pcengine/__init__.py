@@ -11,6 +11,11 @@ import sys
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), '..', '..'))
 
 
+class SetupError(Exception):
+    """A run could not start or a build failed: its line, or None when
+    what failed said why already (on stderr)."""
+
+
 def log(text):
     """A '# ' line on stderr: what a step does, beside its results."""
     print('# ' + text, file=sys.stderr, flush=True)

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 """The bench's scheduler: what tests/run runs.
 
-It runs the bench's steps (tests/bench-step, one process each) in the
+It runs the bench's steps (engine modules, one process each) in the
 order and with the overlap a run needs, then writes the report:
 
 - setup, then the accelerator, once;
@@ -40,9 +40,8 @@ import threading
 
 from . import ROOT, accel, kdump, ktap, log, runsetup, scope, typegrid
 from .scope import BUILT_KERNELS, matches
-from .vm_shell import SetupError
+from . import SetupError
 
-STEP = os.path.join(ROOT, 'tests', 'bench-step')
 # The guest step of a case file or a batch, run by the engine itself:
 # a restore costs 0.35 s, the shell around it cost 0.15 s more.
 CASE_STEP = (sys.executable, '-P', '-m', 'pcengine.casestep')
@@ -50,6 +49,8 @@ GATES_STEP = (sys.executable, '-P', '-m', 'pcengine.gates')
 VM_STEP = (sys.executable, '-P', '-m', 'pcengine.vmcases')
 PREPARE_STEP = (sys.executable, '-P', '-m', 'pcengine.prepare_series')
 KDUMP_CRASH_STEP = (sys.executable, '-P', '-m', 'pcengine.kdumpcrash')
+KERNEL_STEP = (sys.executable, '-P', '-m', 'pcengine.kernels')
+LINT_STEP = (os.path.join(ROOT, 'tests', 'bench-step'),)
 # The run's other results, after the cases' and the unit tests', in
 # this order: the files their steps write, empty until then.
 SIDE_RESULTS = ('vm', 'vm-late', 'lint', 'docs', 'fuzz', 'junit', 'shard', 'kdump-crash')
@@ -107,11 +108,11 @@ def kill_tree(pid):
             pass
 
 
-class Step(collections.namedtuple('Step', 'args slot env command', defaults=(None,))):
-    """One run of tests/bench-step: its arguments (the first is the
-    kind of step), whether it takes a guest slot, its environment; or,
-    with COMMAND, of that command instead (the engine's own guest step,
-    CASE_STEP)."""
+class Step(collections.namedtuple('Step', 'args slot env command')):
+    """One step of the bench, a process of its own: its arguments (the
+    first is the kind of step), whether it takes a guest slot, its
+    environment and the command that runs it (the engine's module for
+    that kind: CASE_STEP, PREPARE_STEP...)."""
 
     @property
     def kind(self):
@@ -122,15 +123,14 @@ class Scheduler:
     """Steps as child processes: those that take a guest slot wait in
     order for one; the others start at once."""
 
-    def __init__(self, slots, command=(STEP,)):
+    def __init__(self, slots):
         self.slots = slots
-        self.command = list(command)
         self.ended = queue.Queue()
         self.running = {}
         self.waiting = collections.deque()
 
     def start(self, step):
-        proc = subprocess.Popen(list(step.command or self.command) + step.args, env=step.env,
+        proc = subprocess.Popen(list(step.command) + step.args, env=step.env,
                                 stdin=subprocess.DEVNULL)
         self.running[proc.pid] = (step, proc)
         threading.Thread(target=self._wait, args=(step, proc), daemon=True).start()
@@ -166,13 +166,10 @@ class Scheduler:
             kill_tree(proc.pid)
 
 
-def run_step(args, env, capture=False, command=(STEP,)):
+def run_step(step):
     """A step run to its end, in the foreground."""
-    done = subprocess.run(list(command) + args, env=env, text=True,
-                          stdout=subprocess.PIPE if capture else None)
-    if done.returncode:
+    if subprocess.run(list(step.command) + step.args, env=step.env).returncode:
         raise Stop('')
-    return done.stdout
 
 
 def read(path, default=''):
@@ -215,11 +212,12 @@ class Run:
         self.order = []
         self.broken = []
         # What runs a step (the unit tests give a fake one).
-        self.step_command = (STEP,)
         self.case_command = CASE_STEP
         self.gates_command = GATES_STEP
         self.vm_command = VM_STEP
         self.prepare_command = PREPARE_STEP
+        self.kernel_command = KERNEL_STEP
+        self.lint_command = LINT_STEP
 
     def setup(self):
         try:
@@ -278,7 +276,7 @@ class Run:
         for k, series in enumerate(self.names, 1):
             step = self.prepare_step(k, dealt)
             # pc_die's line, the last on stderr, says why it failed.
-            run_step(step.args, step.env, command=step.command)
+            run_step(step)
             dealt = self.take_prepared(k)[1]
         lines = list(self.order)
         if self.shard_i == 1:
@@ -290,7 +288,7 @@ class Run:
         return 0
 
     def schedule(self):
-        sched = Scheduler(self.slots, self.step_command)
+        sched = Scheduler(self.slots)
         first = [s for s in self.names if s in SHARD_LISTED]
         gates_k = self.names.index(first[0]) + 1 if first else 1
         # The shard check lists that series (none: it skips, saying so).
@@ -307,7 +305,7 @@ class Run:
         # finds its kernel built (or waits on the build's lock).
         built = [s for s in self.names if s in BUILT_KERNELS]
         if built:
-            sched.add(Step(['kernel-build'] + built, False, self.env))
+            sched.add(Step(['kernel-build'] + built, False, engine_env, self.kernel_command))
         try:
             while sched.busy():
                 sched.fill()
@@ -333,7 +331,7 @@ class Run:
                     # preparation had the CPUs until then).
                     if (self.env.get('PC_LINT') or '1') == '1' and self.shard_i == 1:
                         log('lint gates')
-                        sched.add(Step(['lint'], False, self.env))
+                        sched.add(Step(['lint'], False, engine_env, self.lint_command))
                     if vm_cases:
                         sched.add(Step(['vm-case'], True, engine_env, self.vm_command))
                 if k == gates_k and self.shard_i == 1 and matches(self.filter, 'host/gates'):

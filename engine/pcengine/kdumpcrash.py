@@ -2,8 +2,8 @@
 """The dump is usable, not only present (make check-long: PC_KDUMP_CRASH=1).
 
 For a sample of crashes on each x86-64 Debian kernel of the run, the
-capture kernel keeps its dump on a disk (tools/pc-kdump.sh), and the crash
-utility (8.0.6, built once: pc_crash_tool), with the vmlinux of Debian's
+capture kernel keeps its dump on a disk (kdumppack.py), and the crash
+utility (8.0.6, built once: kdumppack.crash_tool), with the vmlinux of Debian's
 -dbg package (283 MB for 6.1, 318 MB for 6.12, kept in
 ~/.cache/provoke-crash/dbg), must show in bt of the panicking task the
 crash routine and, for a crash point, the probed function.
@@ -14,14 +14,15 @@ kdump-crash step; it writes RESULTS/kdump-crash.result.
 
 import os
 import re
+import shlex
 import subprocess
 import sys
 import traceback
 
-from . import guest, scope
+from . import SetupError, accel, guest, kdumppack, scope
 from .console import lines_of, read_log
-from .runsetup import out_of
-from .vm_shell import SetupError, bench_step as shell, sed
+from .initramfs import pack_cpio
+from .kernels import Host, fill_case, out_of
 
 # NAME, the command that crashes (@sys@NAME is the system call's entry,
 # as in the cases) and the EREs bt must show.  pc_crash_panic ends in its
@@ -48,47 +49,37 @@ class Check:
         self.out = out_of(env)
         self.env = dict(env, PC_OUT=self.out)
         self.results = os.path.join(self.out, 'results')
-
-    def facts(self, rel):
-        """The release's case sed script, time limit (PC_TIMEOUT's, as
-        its guests are Debian's), kdump boot line, accelerator and kernel,
-        from the shell."""
-        lines = shell(self.env, '''printf '%s\\n' "$(pc_case_sed "$1")" "${PC_TIMEOUT:-120}" \\
-	"$(pc_kdump_cmdline "$1" disk)" "$(pc_accel)" "$(pc_rel_root "$1")/boot/vmlinuz-$1" end''',
-                      rel).split('\n')
-        if len(lines) != 6:
-            raise SetupError('the shell said %d lines of %s, not 6' % (len(lines), rel))
-        return lines[:5]
+        self.host = Host(self.env)
 
     def case(self, series, rel, sample, crash):
         """One guest, one dump, one bt: the sample's KTAP lines."""
         name, cmd, frames = sample
-        case_sed, timeout, append, accel, kernel = self.facts(rel)
-        cmd, frames = (sed(case_sed, x.encode() + b'\n').decode().strip() for x in (cmd, frames))
+        host = self.host
+        cmd, frames = (fill_case(host.rel_arch(rel), x.encode()).decode() for x in (cmd, frames))
         d = os.path.join(self.results, 'kdump-crash-%s-%s' % (series, name))
         test = 'kdump-crash/%s/%s' % (series, name)
         os.makedirs(os.path.join(d, 'cases'), exist_ok=True)
         with open(os.path.join(d, 'cases', 'kc_%s.sh' % name), 'w') as f:
             f.write(cmd + '\n')
-        status, vmlinux = shell(self.env, 'pc_dbg_vmlinux "$1"', rel, check=False)
-        if status:
+        vmlinux = kdumppack.dbg_vmlinux(host, rel)
+        if not vmlinux:
             return ['not ok ' + test,
                     '# no vmlinux-%s: apt-get download linux-image-%s-dbg failed' % (rel, rel)]
         initrd = os.path.join(d, 'initramfs-kdump.cpio')
-        with open(os.path.join(d, 'cases.cpio'), 'wb') as f:
-            subprocess.run('find cases | cpio -o -H newc --quiet', shell=True, cwd=d, stdout=f,
-                           check=True)
-        disk = shell(self.env, '''pc_kdump_initrd "$1" "$2/initramfs-kdump.cpio" \\
-	"$PC_OUT/$1/initramfs.cpio" "$2/cases.cpio" || exit 1
-pc_kdump_disk "$2/disk.img"''', rel, d)
+        pack_cpio(d, os.path.join(d, 'cases.cpio'), top='cases')
+        kdumppack.initrd(host, rel, initrd, [os.path.join(self.out, rel, 'initramfs.cpio'),
+                                             os.path.join(d, 'cases.cpio')])
+        disk = shlex.join(kdumppack.disk(os.path.join(d, 'disk.img')))
+        # PC_TIMEOUT's time limit, as its guests are Debian's.
         guest.run(guest.options([
-            'run', '--arch', 'amd64', '--accel', accel, '--kernel', kernel, '--initrd', initrd,
-            '--append=%s oops=panic' % append, '--qemu-extra=' + disk,
-            '--case', 'kc_' + name, '--console', os.path.join(d, 'console'),
-            '--out', os.path.join(d, 'out'), '--timeout', timeout]))
+            'run', '--arch', 'amd64', '--accel', accel.pick(self.env)[0],
+            '--kernel', '%s/boot/vmlinuz-%s' % (host.rel_root(rel), rel), '--initrd', initrd,
+            '--append=%s oops=panic' % kdumppack.cmdline(host, rel, disk=True),
+            '--qemu-extra=' + disk, '--case', 'kc_' + name,
+            '--console', os.path.join(d, 'console'), '--out', os.path.join(d, 'out'),
+            '--timeout', self.env.get('PC_TIMEOUT') or '120']))
         why, bt = [], os.path.join(d, 'bt.txt')
-        saved, _ = shell(self.env, 'pc_kdump_save "$@"', os.path.join(d, 'disk.img'),
-                         os.path.join(d, 'out'), d, check=False)
+        saved = kdumppack.save(os.path.join(d, 'disk.img'), os.path.join(d, 'out'), d)
         if saved:
             why.append('no dump was kept (see %s)' % os.path.join(d, 'out'))
         else:
@@ -127,21 +118,23 @@ pc_kdump_disk "$2/disk.img"''', rel, d)
                         write(['not ok ' + test, '# ' + crash])
                         continue
                     try:
-                        rel = shell(self.env, 'pc_kernel_release "$1"', series)
+                        rel = self.host.kernel_release(series)
                         write(self.case(series, rel, sample, crash))
                     except Exception as e:  # noqa: BLE001 - the sample fails, by name
                         traceback.print_exc()
                         why = str(e) if str(e) != 'None' else \
-                            'a step of the shell failed (its line is in the run log)'
+                            'a step failed (its line is in the run log)'
                         write(['not ok ' + test, '# ' + why])
 
     def tools(self):
         """(status, crash or why not): crash's packages and crash."""
         try:
-            shell(self.env, 'PC_EXTRA_PACKAGES=$PC_CRASH_PACKAGES pc_install_deps >&2')
-        except SetupError:
-            return 1, "crash's packages could not be installed (see the run log)"
-        return shell(self.env, 'pc_crash_tool', check=False)
+            self.host.install_deps([], kdumppack.CRASH_PACKAGES)
+        except SetupError as e:
+            return 1, "crash's packages could not be installed: %s" % (
+                e.args[0] or 'see the run log')
+        path, why = kdumppack.crash_tool(self.env)
+        return (0, path) if path else (1, why)
 
 
 def main(argv=None):

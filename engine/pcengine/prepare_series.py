@@ -29,36 +29,13 @@ import shutil
 import subprocess
 import sys
 
-from . import ROOT, accel, cases, log, matrix, prepare, scope
-from .runsetup import out_of, scratch_of
-from .vm_shell import SetupError, bench_step, sed
-
-# What the shell knows of the series' kernel, a line each (the last is
-# there so that no empty line ends the answer).
-FACTS = '''if pc_built_kernel "$1"; then renice -n 19 $$ >/dev/null; fi
-rel=$(pc_kernel_release "$1") || pc_die "no $1 kernel to test (why: above)"
-arch=$(pc_rel_arch "$rel")
-kdump=$(pc_kdump_available "$rel") && kdump=ok
-printf '%s\\n' "$rel" "$arch" "$(pc_rel_root "$rel")" "$(pc_rel_config "$rel")" \\
-	"$(pc_case_sed "$rel")" "$kdump" "$(pc_ramoops_absent "$rel")" \\
-	"$(pc_guest_timeout "$rel" "${PC_TIMEOUT:-120}")" "$(pc_ramoops_cmdline "$arch")" \\
-	"$(pc_ramoops_params "$arch")" "$(pc_ramoops_region "$arch"):$PC_RAMOOPS_RECORD" \\
-	"$(pc_kdump_cmdline "$rel")" end
-'''
-FIELDS = ('rel', 'arch', 'root', 'config', 'case_sed', 'kdump', 'no_ramoops', 'timeout',
-          'ramoops', 'ramoops_params', 'ramoops_region', 'kdump_append', 'end')
-
+from . import (ROOT, SetupError, accel, build, builtkernel, cases, initramfs, kdumppack,
+               kernels, lkdtm_pack, log, matrix, prepare, scope)
+from .kernels import out_of
+from .runsetup import scratch_of
 
 class Stop(Exception):
     """The preparation failed: its line (or None when a step said why)."""
-
-
-def shell(env, script, *args, check=True):
-    """A step of the bench's shell; its failure stops the preparation."""
-    try:
-        return bench_step(env, script, *args, check=check)
-    except SetupError:
-        raise Stop(None)
 
 
 class Series:
@@ -67,6 +44,7 @@ class Series:
     def __init__(self, env, k, series):
         self.env, self.k, self.series = env, k, series
         self.env['PC_OUT'] = out_of(env)
+        self.host = kernels.Host(self.env)
         self.shard = scope.parse_shard(env.get('PC_SHARD') or '1/1')
         self.listing = env.get('PC_LIST') == '1'
         self.scratch = scratch_of(env)
@@ -76,11 +54,44 @@ class Series:
         self.dealt = int(env.get('PC_STEP_DEALT') or 0)
 
     def facts(self):
-        lines = shell(self.env, FACTS, self.series).split('\n')
-        if len(lines) != len(FIELDS) or lines[-1] != 'end':
-            raise Stop('the shell said %d lines of %s, not %d' % (len(lines), self.series,
-                                                                  len(FIELDS)))
-        return dict(zip(FIELDS, lines))
+        """What the preparation needs of the series' kernel.  A kernel
+        built here is built at the lowest priority: it takes what the
+        guests of the series before it leave."""
+        host = self.host
+        low = builtkernel.built_kernel(self.series)
+        if low:
+            os.setpriority(os.PRIO_PROCESS, 0, 19)
+        try:
+            rel = host.kernel_release(self.series)
+        finally:
+            if low:
+                try:
+                    os.setpriority(os.PRIO_PROCESS, 0, 0)
+                except PermissionError:
+                    pass
+        arch = host.rel_arch(rel)
+        why_no_kdump = kdumppack.available(host, rel)
+        return dict(
+            rel=rel, arch=arch, root=host.rel_root(rel), config=host.rel_config(rel),
+            kdump=why_no_kdump or 'ok', no_ramoops=initramfs.ramoops_absent(host, rel) or '',
+            timeout=str(host.guest_timeout(rel, int(self.env.get('PC_TIMEOUT') or 120))),
+            ramoops=kernels.ramoops_cmdline(arch), ramoops_params=kernels.ramoops_params(arch),
+            ramoops_region=kernels.ramoops_region(arch),
+            kdump_append=kdumppack.cmdline(host, rel))
+
+    def build(self, f, d, modules):
+        """The module (and its twin, which the dir_taken case loads), the
+        bench's MODULES, then the initramfs with D's case files and
+        those modules in it, and with kdump the kdump guests' too.  A
+        new initramfs drops the guests saved from the last one."""
+        host, rel = self.host, f['rel']
+        build.module(host, rel, twin='twin' in modules)
+        shutil.rmtree(os.path.join(host.out, rel, 'snapshots'), ignore_errors=True)
+        extra = [build.test_module(host, rel, m) for m in ('paths', 'race') if m in modules]
+        extra += self.env.get('PC_EXTRA_FILES', '').split()
+        initramfs.pack(host, rel, d, extra)
+        if f['kdump'] == 'ok':
+            kdumppack.pack(host, rel)
 
     def write_cases(self, f, d):
         """The table's cases, the matrix's and the hand-written ones, for
@@ -93,7 +104,7 @@ class Series:
             if subprocess.run([tool, 'types', '--table', '--arch', f['arch']],
                               stdout=out).returncode:
                 raise Stop('the host tool could not print the table for %s' % f['arch'])
-        hit = sed(f['case_sed'], b'@sys@getppid\n').decode().strip()
+        hit = kernels.fill_case(f['arch'], b'@sys@getppid\n').decode().strip()
         common = ['--types', types, '--config', f['config'], '--release', f['rel'],
                   '--arch', f['arch']]
         # Each type fired directly, at a point and with kdump, or refused.
@@ -113,7 +124,7 @@ class Series:
         for name in sorted(os.listdir(hand)):
             if name.endswith('.sh'):
                 with open(os.path.join(hand, name), 'rb') as src:
-                    data = sed(f['case_sed'], src.read())
+                    data = kernels.fill_case(f['arch'], src.read())
                 with open(os.path.join(d, name), 'wb') as dst:
                     dst.write(data)
 
@@ -146,9 +157,8 @@ class Series:
         order.append('%s-lkdtm_selftest' % self.series)
         if self.listing:
             return False
-        status, _ = shell(self.env, 'lkdtm_ready "$@"', rel, self.series, self.results,
-                          check=False)
-        return status == 0
+        return lkdtm_pack.ready(self.env['PC_OUT'], rel, self.series, self.results,
+                                self.host.cross_prefix(rel), self.env)
 
     def guest_options(self, f):
         """casestep.py's options for the series' guests, as --opt=VALUE
@@ -191,9 +201,7 @@ class Series:
                 lkdtm = True
         if not self.listing:
             log('building for ' + rel)
-            shell(self.env, 'prepare_build "$@" >&2', rel, d, '1' if 'twin' in modules else '0',
-                  '1' if f['kdump'] == 'ok' else '0',
-                  *[m for m in ('paths', 'race') if m in modules])
+            self.build(f, d, modules)
         if lkdtm and self.lkdtm(rel, order):
             jobs.insert(0, 'lkdtm ' + os.path.join(self.env['PC_OUT'], 'lkdtm-selftest'))
         base = os.path.join(self.prep, str(self.k))
@@ -211,7 +219,7 @@ def main(argv=None):
         sys.exit('usage: python3 -m pcengine.prepare_series prepare K SERIES')
     try:
         Series(dict(os.environ), int(argv[1]), argv[2]).prepare()
-    except Stop as e:
+    except (Stop, SetupError) as e:
         if e.args[0]:
             print('provoke-crash: %s' % e.args[0], file=sys.stderr)
         return 1

@@ -14,19 +14,12 @@ import os
 import shutil
 import subprocess
 
-from . import ROOT, scope
-from .vm_shell import SetupError, step
+from . import ROOT, SetupError, scope
+from .build import HOST_TOOL_SOURCES
+from .kernels import Host, out_of
 
 LINT_PACKAGES = ('linux-source-6.1 sparse dkms openssl clang libclang-rt-14-dev '
                  'python3-docutils python3-pyflakes kexec-tools makedumpfile shellcheck')
-HOST_TOOL_SOURCES = ('tools/provoke-crash.c', 'tools/checks.c', 'module/parse.c',
-                     'module/parse_compare.c', 'module/parse_caller.c')
-
-
-def out_of(env):
-    """The bench's PC_OUT, made absolute; build/ when unset (as
-    tools/pc-vm-lib.sh takes it)."""
-    return os.path.abspath(env.get('PC_OUT') or os.path.join(ROOT, 'build'))
 
 
 def scratch_of(env):
@@ -43,12 +36,10 @@ def scratch_of(env):
 def setup(env):
     """(the series' names, the scratch directory); raises SetupError
     (its line already said, on stderr) when the run cannot start."""
+    host = Host(env)
     kernels = env['PC_KERNELS'].split()
-    names = step(env, '''PC_EXTRA_PACKAGES=$1 pc_install_deps "${@:2}" >&2 || exit 1
-for s in "${@:2}"; do pc_series_name "$s" || exit 1; done''', LINT_PACKAGES, *kernels,
-                 program='provoke-crash', status=1).split()
-    if len(names) != len(kernels):
-        raise SetupError('the names of %s came out as: %s' % (' '.join(kernels), ' '.join(names)))
+    host.install_deps(kernels, LINT_PACKAGES.split())
+    names = [host.series_name(s) for s in kernels]
     scratch = scratch_of(env)
     if env.get('PC_LIST') != '1' and subprocess.run(
             ['make', '-s', '-C', os.path.join(ROOT, 'tests', 'unit')],

@@ -10,9 +10,8 @@ in the guest's RAM.  The host kernel is never touched.
 tools/provoke-crash-vm runs main().  The command line and its checks are
 vm_args; the guest is guest.run's; the report and the verdict are
 runner_report's and runner_verdict's; kdump's verdict is vm_kdump's.
-What is still shell (packages, the kernel's files, the module's build,
-the initramfs, kdump's pieces: tools/pc-vm-lib.sh, tools/pc-kdump.sh,
-shared with the bench) runs through step().
+The kernels, the module's build, the initramfs and kdump's pieces are
+shared with the bench: kernels, build, initramfs, kdumppack.
 
 The run's files are in one work directory, as runner_verdict reads them
 (console.log, out.log, table, events, how, root/: this run's part of the
@@ -29,34 +28,28 @@ import tempfile
 import threading
 import time
 
-from . import accel, cases, console, guest, runner_verdict, vm_args, vm_kdump
+from . import (ROOT, SetupError, accel, build, cases, console, guest, initramfs, kernels, log,
+               runner_verdict, vm_args, vm_kdump)
+from .build import HOST_TOOL_SOURCES
 from .runner_verdict import SETUP
-from . import ROOT, log
-from .runsetup import HOST_TOOL_SOURCES
-from .vm_shell import SetupError, read, say, sed, step
-
-# What the shell knows of a release, a line each (see Release).  An
-# arm64 release's files (its config among them) are fetched on first use.
-FACTS = '''rel=$(pc_kernel_release "$1") || exit 6
-arch=$(pc_rel_arch "$rel")
-if [ "$arch" = arm64 ]; then pc_fetch_arm64 "$rel" >&2 || exit 6; fi
-printf '%s\\n' "$rel" "$arch" "$(pc_rel_root "$rel")" "$(pc_rel_config "$rel")" \\
-	"$(pc_case_sed "$rel")" "$(pc_ramoops_cmdline "$arch")" "$(pc_ramoops_params "$arch")" \\
-	"$(pc_ramoops_region "$arch"):$PC_RAMOOPS_RECORD"
-'''
-
+from .vm_io import read, say
 
 class Release:
-    """A kernel release, as the shared shell lays it out: its arch
-    (amd64, arm64), root of files, config, the case files' sed script
-    and ramoops' place in the guest."""
+    """A kernel release: its arch (amd64, arm64), root of files, config,
+    and ramoops' place in the guest.  An arm64 release's files (its
+    config among them) are fetched on first use."""
 
     def __init__(self, env, series):
-        lines = step(env, 'pc_install_deps "$1" || exit 6\n' + FACTS, series).split('\n')
-        if len(lines) != 8:
-            raise SetupError('the shell said %d lines of %s, not 8' % (len(lines), series))
-        (self.rel, self.arch, self.root, self.config, self.case_sed, self.ramoops,
-         self.ramoops_params, self.ramoops_region) = lines
+        self.host = host = kernels.Host(env)
+        host.install_deps([series])
+        self.rel = host.kernel_release(series)
+        self.arch = host.rel_arch(self.rel)
+        if self.arch == 'arm64':
+            host.fetch_arm64(self.rel)
+        self.root, self.config = host.rel_root(self.rel), host.rel_config(self.rel)
+        self.ramoops = kernels.ramoops_cmdline(self.arch)
+        self.ramoops_params = kernels.ramoops_params(self.arch)
+        self.ramoops_region = kernels.ramoops_region(self.arch)
         options, built_in = cases.config_of(self.config)
         self.kernel = cases.Kernel(self.rel, self.arch, options, '', False)
         # Built in (a kernel of files may have it so): the boot line
@@ -117,9 +110,8 @@ def host_tool(out):
     return tool
 
 
-def build(env, out, r):
-    """The module, pc-guest and the tool for release R (pc_build without
-    the twin), skipped when the sources, the kernel's build tree and the
+def build_cached(out, r):
+    """The module, pc-guest and the tool for release R (no twin), skipped when the sources, the kernel's build tree and the
     compiler are those of the last build here: 'cached' or 'built'."""
     d = os.path.join(out, r.rel)
     symvers = os.path.join(r.root + '/usr/src/linux-headers-' + r.rel, 'Module.symvers')
@@ -141,13 +133,13 @@ def build(env, out, r):
     for stale in ('build.key', 'initramfs-base.key'):
         if os.path.exists(os.path.join(d, stale)):
             os.unlink(os.path.join(d, stale))
-    step(env, 'pc_build "$1" 0 >&2', r.rel)
+    build.module(r.host, r.rel, twin=False)
     with open(os.path.join(d, 'build.key'), 'w') as f:
         f.write(key + '\n')
     return 'built'
 
 
-def initramfs(env, out, r, work):
+def pack_initrd(out, r, work):
     """WORK/initrd: the release's base archive (busybox, the module, the
     tools, /init; packed once per build) and this run's (WORK/root: the
     script, the files given with --file, as WORK/run.cpio), one after the
@@ -156,16 +148,16 @@ def initramfs(env, out, r, work):
     d = os.path.join(out, r.rel)
     base = os.path.join(d, 'initramfs-base.cpio')
     busybox = os.path.join(r.root or '/', 'bin/busybox')
-    packed = [f for f in _tree(ROOT, ['guest', 'tools/pc-vm-lib.sh', 'tools/pc-initramfs.sh'])
-              if f not in RUN_ONLY]
+    packed = [f for f in _tree(ROOT, ['guest', 'engine/pcengine/initramfs.py',
+                                      'engine/pcengine/kernels.py']) if f not in RUN_ONLY]
     key = '%s %d %s' % (read(os.path.join(d, 'build.key')), os.stat(busybox).st_mtime,
                         _hash_files(ROOT, packed))
     if read(os.path.join(d, 'initramfs-base.key')) != key or not os.path.isfile(base):
-        step(env, 'pc_pack_initramfs "$1" "" >&2', r.rel)
+        initramfs.pack(r.host, r.rel)
         os.replace(os.path.join(d, 'initramfs.cpio'), base)
         with open(os.path.join(d, 'initramfs-base.key'), 'w') as f:
             f.write(key + '\n')
-    pack(os.path.join(work, 'root'), os.path.join(work, 'run.cpio'))
+    initramfs.pack_cpio(os.path.join(work, 'root'), os.path.join(work, 'run.cpio'))
     with open(os.path.join(work, 'initrd'), 'wb') as f:
         for part in (base, os.path.join(work, 'run.cpio')):
             with open(part, 'rb') as p:
@@ -175,14 +167,6 @@ def initramfs(env, out, r, work):
 # Guest files that are not in the base archive: a change to them keeps
 # the saved guests (this run's script comes in run.cpio).
 RUN_ONLY = ('guest/vm.sh', 'guest/lkdtm.sh')
-
-
-def pack(tree, archive):
-    """TREE as a newc cpio archive."""
-    with open(archive, 'wb') as f:
-        p = subprocess.run('find . | cpio -o -H newc --quiet', shell=True, cwd=tree, stdout=f)
-    if p.returncode != 0:
-        raise SetupError('could not pack %s' % tree)
 
 
 class Watcher(threading.Thread):
@@ -255,8 +239,7 @@ def write_root(o, r, work):
     os.makedirs(os.path.join(root, 'cases'))
     os.makedirs(os.path.join(root, 'pc'))
     shutil.copy(os.path.join(ROOT, 'guest', 'vm.sh'), os.path.join(root, 'cases', 'vm.sh'))
-    arms = sed(r.case_sed, ''.join(a + '\n' for a in o.arms).encode()).decode() \
-        if o.arms else ''
+    arms = kernels.fill_case(r.arch, ''.join(a + '\n' for a in o.arms).encode()).decode()
     files = {'arm': arms, 'trigger': o.trigger + '\n' if o.trigger else ''}
     if o.run:
         files['run.sh'] = o.run + '\n'
@@ -361,9 +344,9 @@ def run(argv, program, work, t0):
 
     t1 = time.time()
     log('building provoke_crash for %s' % r.rel)
-    log('module: %s' % build(env, env['PC_OUT'], r))
+    log('module: %s' % build_cached(env['PC_OUT'], r))
     arms = write_root(o, r, work)
-    initramfs(env, env['PC_OUT'], r, work)
+    pack_initrd(env['PC_OUT'], r, work)
     # The host reads ramoops' record from the stopped guest's memory, or
     # (--pstore-boot) a second boot prints it; kdump keeps none.
     pstore = '1' if o.pstore_boot else 'ram'
@@ -372,7 +355,7 @@ def run(argv, program, work, t0):
         boot, qemu_extra = kd.prepare(boot, qemu_extra)
         pstore = '0'
     if pstore != '0':
-        why = step(env, 'pc_ramoops_absent "$1"', r.rel)
+        why = initramfs.ramoops_absent(r.host, r.rel)
         if why:
             log('no pstore record can be kept: ' + why)
     t2 = time.time()

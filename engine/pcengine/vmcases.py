@@ -17,10 +17,9 @@ import re
 import subprocess
 import sys
 
-from . import ROOT, log, scope, vmcases_host, write_lines
+from . import ROOT, SetupError, builtkernel, kernels, log, scope, vmcases_host, write_lines
 from .console import lines_of
-from .runsetup import out_of
-from .vm_shell import bench_step
+from .kernels import out_of
 from .vmcases_host import RUNNER
 
 # What a passing case shows of its log.
@@ -294,7 +293,7 @@ kdump captured the crash: the log read from the dump shows null_dereference''',
         bench of its own (its own build directory and root of links)."""
         if not self.wanted('bench_kernel_files'):
             return
-        rel = bench_step(self.env, 'pc_kernel_release "$1"', series)
+        rel = kernels.Host(self.env).kernel_release(series)
         if not os.path.isfile('/boot/vmlinuz-' + rel):
             self.skip('bench_kernel_files', 'no /boot/vmlinuz-' + rel)
             return
@@ -331,8 +330,11 @@ kdump captured the crash: the log read from the dump shows null_dereference''',
             return
         self.result_file = os.path.join(self.results, 'vm-late.result')
         self.build_dir = os.path.join(self.out, 'vm-late')
-        status, dbg = bench_step(self.env, 'pc_debug_dir debug 2>/dev/null', check=False)
-        if status == 0 and os.path.isfile(os.path.join(dbg, 'stamp')):
+        try:
+            dbg = builtkernel.cache_dir('debug', self.env)
+        except SetupError:
+            dbg = None
+        if dbg and os.path.isfile(os.path.join(dbg, 'stamp')):
             self.check('kernel_paths', 0, r'''provoke_crash: __x64_sys_getppid: null_dereference: 
 Oops: .*KASAN
 the kernel crashed as asked: null_dereference''',

@@ -4,12 +4,11 @@ order, kills that reach a step's children, and the report of a run whose
 step wrote no result."""
 
 import os
-import subprocess
 import tempfile
 import time
 import unittest
 
-from pcengine import bench
+from pcengine import bench, builtkernel
 
 SH = ('sh', '-c')
 
@@ -40,14 +39,14 @@ class Scheduling(unittest.TestCase):
         self.dir.cleanup()
 
     def step(self, script, slot=True):
-        return bench.Step([script], slot, dict(os.environ, LOG=self.log))
+        return bench.Step([script], slot, dict(os.environ, LOG=self.log), SH)
 
     def lines(self):
         with open(self.log) as f:
             return f.read().split()
 
     def test_one_slot_runs_guests_in_order_one_at_a_time(self):
-        sched = bench.Scheduler(1, SH)
+        sched = bench.Scheduler(1)
         # The first would be overtaken if both ran at once.
         sched.add(self.step('sleep 0.3; echo first-end >>"$LOG"'))
         sched.add(self.step('echo second-start >>"$LOG"'))
@@ -56,7 +55,7 @@ class Scheduling(unittest.TestCase):
         self.assertEqual([status for _, status in ended], [0, 0])
 
     def test_a_step_without_a_slot_does_not_wait(self):
-        sched = bench.Scheduler(1, SH)
+        sched = bench.Scheduler(1)
         # The guest waits for the gate's file, so they must overlap.
         flag = os.path.join(self.dir.name, 'flag')
         sched.add(self.step('while [ ! -e %s ]; do sleep 0.05; done; echo guest >>"$LOG"' % flag))
@@ -65,12 +64,12 @@ class Scheduling(unittest.TestCase):
         self.assertEqual(self.lines(), ['gate', 'guest'])
 
     def test_exit_status_is_the_step_s(self):
-        sched = bench.Scheduler(2, SH)
+        sched = bench.Scheduler(2)
         sched.add(self.step('exit 3'))
         self.assertEqual(drain(sched)[0][1], 3)
 
     def test_kill_all_reaches_the_step_s_children(self):
-        sched = bench.Scheduler(1, SH)
+        sched = bench.Scheduler(1)
         pidfile = os.path.join(self.dir.name, 'pid')
         # A child in a process group of its own, as timeout(1) makes.
         sched.add(self.step('setsid sleep 60 & echo $! >%s; wait' % pidfile))
@@ -115,6 +114,12 @@ fi
 '''
 
 
+def fake(run, first=''):
+    """FAKE_STEP for every step that is not a guest's."""
+    run.prepare_command = run.kernel_command = run.lint_command = (
+        'sh', '-c', first + FAKE_STEP, 'step')
+
+
 class Schedule(unittest.TestCase):
     def test_a_built_kernel_starts_building_with_the_first_preparation(self):
         with tempfile.TemporaryDirectory() as d:
@@ -124,8 +129,7 @@ class Schedule(unittest.TestCase):
             run = bench.Run(dict(env, PC_KERNELS='6.1 6.12 debug'))
             run.names = ['6.1', '6.12', 'debug']
             run.prep = d
-            run.step_command = ('sh', '-c', FAKE_STEP, 'bench-step')
-            run.prepare_command = run.step_command
+            fake(run)
             run.schedule()
             with open(log) as f:
                 steps = f.read().split('\n')
@@ -133,11 +137,9 @@ class Schedule(unittest.TestCase):
         self.assertNotIn('no-build-during-prepare-1', steps)
         self.assertEqual(steps.count('kernel-build debug'), 1)
 
-    def test_the_shell_and_the_engine_build_the_same_kernels(self):
-        lib = os.path.join(bench.ROOT, 'tools', 'pc-debug-kernel.sh')
+    def test_the_scope_and_the_builder_build_the_same_kernels(self):
         for name in bench.BUILT_KERNELS + ('6.1', 'arm64-6.1', '/boot/vmlinuz:/usr/src/x'):
-            built = subprocess.run(['bash', '-c', '. "$1"; pc_built_kernel "$2"', 'sh', lib, name])
-            self.assertEqual(built.returncode == 0, name in bench.BUILT_KERNELS, name)
+            self.assertEqual(builtkernel.built_kernel(name), name in bench.BUILT_KERNELS, name)
         self.assertEqual(bench.BUILT_KERNELS, ('debug', 'clang'))
 
     def test_built_kernels_build_in_one_step_and_debian_ones_in_none(self):
@@ -150,8 +152,7 @@ class Schedule(unittest.TestCase):
                 run = bench.Run(dict(env, PC_KERNELS=kernels))
                 run.names = kernels.split()
                 run.prep = d
-                run.step_command = ('sh', '-c', FAKE_STEP, 'bench-step')
-                run.prepare_command = run.step_command
+                fake(run)
                 run.schedule()
                 with open(log) as f:
                     steps = f.read().split('\n')
@@ -166,9 +167,7 @@ class Schedule(unittest.TestCase):
             run = bench.Run(dict(env, PC_KERNELS='6.1 clang'))
             run.names = ['6.1', 'clang']
             run.prep = d
-            run.step_command = ('sh', '-c', '[ "$1" = kernel-build ] && exit 2;' + FAKE_STEP,
-                                'bench-step')
-            run.prepare_command = run.step_command
+            fake(run, '[ "$1" = kernel-build ] && exit 2;')
             with self.assertRaises(bench.Stop) as stop:
                 run.schedule()
         self.assertEqual(str(stop.exception), 'building the clang kernel failed (why: above)')
@@ -181,8 +180,7 @@ class EngineGates(unittest.TestCase):
                    'PC_LINT': '0', 'PC_CASES': '^vm/'}
             run = bench.Run(dict(env, PC_KERNELS='6.1'))
             run.names, run.prep, run.scratch, run.results = ['6.1'], d, d, d
-            run.step_command = ('sh', '-c', FAKE_STEP, 'bench-step')
-            run.prepare_command = run.step_command
+            fake(run)
             run.vm_command = ('sh', '-c', '[ "$1" = vm-case ] && exit 1; exit 0', 'vmcases')
             run.schedule()
         self.assertEqual(run.broken, ['not ok bench/vm-case # its step ended with status 1'

@@ -13,11 +13,11 @@ from unittest import mock
 from pcengine import casestep, prepare_series
 
 FACTS = dict(rel='6.1.0-57-cloud-amd64', arch='amd64', root='', config='/boot/config-6.1',
-             case_sed='s/@sys@/__x64_sys_/g', kdump='ok', no_ramoops='', timeout='120',
+             kdump='ok', no_ramoops='', timeout='120',
              ramoops='memmap=1M$0x10000000 pc_ramoops=0x10000000',
              ramoops_params='ramoops.mem_address=0x10000000',
              ramoops_region='0x10000000:0xff000:0x20000',
-             kdump_append='crashkernel=128M pc_kdump=1', end='end')
+             kdump_append='crashkernel=128M pc_kdump=1')
 
 
 def series(**env):
@@ -55,21 +55,29 @@ class GuestOptions(unittest.TestCase):
 
 
 class Facts(unittest.TestCase):
-    def test_a_short_answer_stops_the_preparation(self):
-        with mock.patch.object(prepare_series, 'shell', return_value='6.1.0-57\namd64\n'):
-            with self.assertRaises(prepare_series.Stop) as stop:
-                series().facts()
-        self.assertEqual(str(stop.exception), 'the shell said 3 lines of 6.1, not 13')
-
-    def test_the_answer_by_name(self):
-        answer = '\n'.join(FACTS[k] for k in prepare_series.FIELDS)
-        with mock.patch.object(prepare_series, 'shell', return_value=answer):
-            self.assertEqual(series().facts(), FACTS)
+    def test_what_the_kernel_gives(self):
+        host = mock.Mock(rel_root=lambda rel: '', rel_arch=lambda rel: 'amd64',
+                         rel_config=lambda rel: '/boot/config-' + rel,
+                         kernel_release=lambda series: '6.1.0-57-cloud-amd64',
+                         guest_timeout=lambda rel, t: t * 3)
+        s = series(PC_TIMEOUT='100')
+        s.host = host
+        with mock.patch.object(prepare_series.kdumppack, 'available', return_value=None), \
+                mock.patch.object(prepare_series.kdumppack, 'cmdline',
+                                  return_value='crashkernel=128M pc_kdump=1'), \
+                mock.patch.object(prepare_series.initramfs, 'ramoops_absent',
+                                  return_value='no ramoops.ko'):
+            f = s.facts()
+        self.assertEqual((f['rel'], f['config'], f['kdump'], f['no_ramoops'], f['timeout']),
+                         ('6.1.0-57-cloud-amd64', '/boot/config-6.1.0-57-cloud-amd64', 'ok',
+                          'no ramoops.ko', '300'))
+        self.assertEqual((f['ramoops_region'], f['kdump_append']),
+                         ('0x10000000:0xff000:0x20000', 'crashkernel=128M pc_kdump=1'))
 
 
 class Prepare(unittest.TestCase):
-    """The files the scheduler reads, from a preparation whose shell
-    (facts, builds, the selftest's guest) and case writers are stand-ins."""
+    """The files the scheduler reads, from a preparation whose facts,
+    builds, selftest's guest and case writers are stand-ins."""
 
     PLAN = ['dealt 5', 'order 6.1-point_bugon', 'order 6.1-matrix_task_entry',
             'job batch /c/zz_batch_1.sh', 'job single /c/point_bugon.sh', 'module paths',
@@ -78,9 +86,12 @@ class Prepare(unittest.TestCase):
     def prepared(self, listing=False):
         calls = []
 
-        def shell(env, script, *args, check=True):
-            calls.append(script.split()[0])
-            return (0, '') if not check else ''
+        def build(self, f, d, modules):
+            calls.append('build ' + ' '.join(sorted(modules)))
+
+        def ready(*args):
+            calls.append('lkdtm_ready')
+            return True
 
         def plan(argv, out, env):
             out.write(''.join(line + '\n' for line in self.PLAN))
@@ -95,7 +106,8 @@ class Prepare(unittest.TestCase):
             with mock.patch.object(prepare_series.Series, 'facts', return_value=FACTS), \
                     mock.patch.object(prepare_series.Series, 'write_cases'), \
                     mock.patch.object(prepare_series.prepare, 'main', plan), \
-                    mock.patch.object(prepare_series, 'shell', shell), \
+                    mock.patch.object(prepare_series.Series, 'build', build), \
+                    mock.patch.object(prepare_series.lkdtm_pack, 'ready', ready), \
                     contextlib.redirect_stderr(io.StringIO()):
                 s.prepare()
             files = {n: prepare_series.prepare.read_text(os.path.join(s.prep, '2.' + n))
@@ -104,7 +116,7 @@ class Prepare(unittest.TestCase):
 
     def test_a_run(self):
         files, calls, d = self.prepared()
-        self.assertEqual(calls, ['prepare_build', 'lkdtm_ready'])
+        self.assertEqual(calls, ['build paths', 'lkdtm_ready'])
         self.assertEqual(files['order'], '6.1-point_bugon\n6.1-matrix_task_entry\n'
                          '6.1-lkdtm_selftest\n')
         self.assertEqual(files['jobs'], 'lkdtm %s/lkdtm-selftest\nbatch /c/zz_batch_1.sh\n'

@@ -18,7 +18,6 @@ from pcengine import cases, vm, vm_kdump
 def release(config=(), arch='amd64'):
     r = argparse.Namespace(rel='6.1.0-57-cloud-amd64', arch=arch, root='', config='/nonexistent',
                            ramoops_builtin=False,
-                           case_sed='s/@sys@/__x64_sys_/g',
                            ramoops='memmap=1M$0x10000000 pc_ramoops=0x10000000',
                            ramoops_params='ramoops.mem_address=0x10000000',
                            ramoops_region='0x10000000:0xff000:0x20000')
