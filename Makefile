@@ -22,7 +22,8 @@
 #   make check-shell     shellcheck -x over every shell file of the tree
 #                        (tests/lint-shell.sh; seconds, no guest)
 #   make bench           what a crash point that does not fire costs, in an
-#                        icount guest (tests/bench/run; reports, no verdict)
+#                        icount guest (engine/pcengine/costbench.py; reports,
+#                        no verdict)
 #   make stress          the arm/disarm race at 10,000 cycles (about 25
 #                        minutes per kernel under TCG; not part of check)
 #   make docs            the crash-type table and the LKDTM names table in
@@ -122,7 +123,7 @@ clang-kernel:
 
 # AVOID_BUG is ignored: calling BUG() is what the bugon crash type is for.
 bench:
-	tests/bench/run
+	$(ENGINE) pcengine.costbench
 
 stress:
 	PC_CASES='/arm_disarm_race$$' PC_LINT=0 PC_TIMEOUT=3600 PC_X86_SCOPE=full \

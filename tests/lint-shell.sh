@@ -14,7 +14,7 @@ cd "$(dirname "$0")/.." || exit 1
 files=(
 	.ci/run
 	tests/run tests/bench-step tests/lint tests/*.sh
-	tests/bench/run tests/bench/*.sh
+	tests/bench/*.sh
 	guest/init guest/capture-init guest/kdump-load.sh
 	guest/pc-protocol.sh guest/vm.sh guest/lkdtm.sh
 	tests/cases/*.sh

@@ -1,6 +1,7 @@
 # The benchmark, in a one-vCPU guest under QEMU -icount shift=0,sleep=off:
 # guest time then counts instructions and the same run gives the same
-# figures.  Prints "RESULT name: value" lines for tests/bench/run.
+# figures.  Prints "RESULT name: value" lines for make bench
+# (engine/pcengine/costbench.py).
 # shellcheck shell=dash
 C=$D/crashpoints
 N=${pc_calls:-200000}
