@@ -20,7 +20,7 @@
 #                        (guest/pc_protocol.h, pc-protocol.sh), from
 #                        engine/pcengine/protocol.py's table
 #   make check-shell     shellcheck -x over every shell file of the tree
-#                        (tests/lint-shell.sh; seconds, no guest)
+#                        (engine/pcengine/lint_shell.py; seconds, no guest)
 #   make bench           what a crash point that does not fire costs, in an
 #                        icount guest (engine/pcengine/costbench.py; reports,
 #                        no verdict)
@@ -90,12 +90,14 @@ unit:
 # Debian's python3 and python3-pyflakes (pyflakes3).
 PYTHON ?= $(firstword $(wildcard /usr/bin/python3) python3)
 PYFLAKES ?= pyflakes3
+# The host engine's commands (engine/pcengine/).
+ENGINE = PYTHONPATH=$(CURDIR)/engine $(PYTHON) -P -m
 check-unit: unit
 	cd engine && PYTHONDONTWRITEBYTECODE=1 $(PYTHON) -m unittest discover -s tests -t tests
 	$(PYFLAKES) engine tools/provoke-crash-vm
 
 check-shell:
-	tests/lint-shell.sh
+	$(ENGINE) pcengine.lint_shell
 
 protocol:
 	cd engine && $(PYTHON) -m pcengine.protocol --c >../guest/pc_protocol.h
@@ -111,9 +113,6 @@ check-long:
 
 vm:
 	tools/provoke-crash-vm
-
-# The host engine's commands (engine/pcengine/), with Debian's python3.
-ENGINE = PYTHONPATH=$(CURDIR)/engine $(PYTHON) -P -m
 
 debug-kernel:
 	$(ENGINE) pcengine.kernels build debug

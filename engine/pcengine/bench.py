@@ -50,7 +50,7 @@ VM_STEP = (sys.executable, '-P', '-m', 'pcengine.vmcases')
 PREPARE_STEP = (sys.executable, '-P', '-m', 'pcengine.prepare_series')
 KDUMP_CRASH_STEP = (sys.executable, '-P', '-m', 'pcengine.kdumpcrash')
 KERNEL_STEP = (sys.executable, '-P', '-m', 'pcengine.kernels')
-LINT_STEP = (os.path.join(ROOT, 'tests', 'bench-step'),)
+LINT_STEP = (sys.executable, '-P', '-m', 'pcengine.lint')
 # The run's other results, after the cases' and the unit tests', in
 # this order: the files their steps write, empty until then.
 SIDE_RESULTS = ('vm', 'vm-late', 'lint', 'docs', 'fuzz', 'junit', 'shard', 'kdump-crash')

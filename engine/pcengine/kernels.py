@@ -26,6 +26,7 @@ only ever loaded in a guest.
                                                   prints its headers' tree
 """
 
+import contextlib
 import glob
 import os
 import re
@@ -326,6 +327,21 @@ class Host:
         os.symlink('/usr/lib/' + kbuild, link)
 
 
+@contextlib.contextmanager
+def low_priority():
+    """At the lowest priority while a kernel is built here: it takes
+    what the guests leave, and slows none of them towards its time
+    limit (a two-core host runs two guests)."""
+    os.setpriority(os.PRIO_PROCESS, 0, 19)
+    try:
+        yield
+    finally:
+        try:
+            os.setpriority(os.PRIO_PROCESS, 0, 0)
+        except PermissionError:
+            pass
+
+
 def version_key(rel):
     """sort -V's order, near enough for releases: numbers as numbers."""
     return [int(x) if x.isdigit() else x for x in re.split(r'(\d+)', rel)]
@@ -368,12 +384,9 @@ def main(argv=None):
             host.fetch_arm64(rel)
             print(host.headers(rel))
         else:
-            # At the lowest priority, as a series' preparation built it:
-            # it takes what the guests leave, and slows none of them
-            # towards its time limit (a two-core host runs two guests).
-            os.setpriority(os.PRIO_PROCESS, 0, 19)
-            for flavour in argv[1:]:
-                builtkernel.build(flavour, env)
+            with low_priority():
+                for flavour in argv[1:]:
+                    builtkernel.build(flavour, env)
     except SetupError as e:
         if e.args and e.args[0]:
             print('provoke-crash: %s' % e.args[0], file=sys.stderr)

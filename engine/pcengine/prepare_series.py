@@ -8,7 +8,7 @@ beside the guests of the series before it), the cases generated from the
 crash-type table (cases.py) and the matrix's (matrix.py), the
 hand-written ones with the architecture's words filled in, which of them
 run and in which guests (prepare.py), the builds and the initramfs
-(tests/prepare-series.sh's prepare_build), and LKDTM's selftest's guest
+(build.py, initramfs.py, kdumppack.py), and LKDTM's selftest's guest
 when the scope picks it.  The scheduler (bench.py) prepares the series
 one after another while the guests of those already prepared run.
 
@@ -23,6 +23,7 @@ PC_STEP_KERNELS, PC_MATRIX_SCOPE, PC_MATRIX_FATAL, PC_TIMEOUT,
 PC_SNAPSHOT, PC_GUEST_CMDLINE, PC_QEMU_EXTRA, PC_ACCEL.
 """
 
+import contextlib
 import io
 import os
 import shutil
@@ -58,17 +59,9 @@ class Series:
         built here is built at the lowest priority: it takes what the
         guests of the series before it leave."""
         host = self.host
-        low = builtkernel.built_kernel(self.series)
-        if low:
-            os.setpriority(os.PRIO_PROCESS, 0, 19)
-        try:
+        with kernels.low_priority() if builtkernel.built_kernel(self.series) else \
+                contextlib.nullcontext():
             rel = host.kernel_release(self.series)
-        finally:
-            if low:
-                try:
-                    os.setpriority(os.PRIO_PROCESS, 0, 0)
-                except PermissionError:
-                    pass
         arch = host.rel_arch(rel)
         why_no_kdump = kdumppack.available(host, rel)
         return dict(

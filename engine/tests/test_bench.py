@@ -93,7 +93,7 @@ class Scheduling(unittest.TestCase):
         self.assertFalse(os.path.exists(self.log))
 
 
-# A bench-step that logs each step it runs, and whose preparations say
+# A step that logs each step it runs, and whose preparations say
 # their series is ready with no guests.
 FAKE_STEP = '''
 echo "$*" >>"$LOG"
