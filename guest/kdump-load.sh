@@ -25,7 +25,7 @@ aarch64)
 	# KEXEC_FILE (kexec -s), with which the kernel would write that
 	# header itself.  So kexec reads a copy of kallsyms with _text put
 	# back: _stext less the offset of the image's .text, which the host
-	# read from the Image's own header (text-offset, pc_kdump_extra).
+	# read from the Image's own header (text-offset, kdumppack.extra).
 	if ! grep -q ' _text$' /proc/kallsyms; then
 		stext=$(sed -n 's/^\([0-9a-f]*\) T _stext$/\1/p' /proc/kallsyms)
 		{

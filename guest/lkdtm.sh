@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=sh disable=SC2154 # $D is /init's
-# LKDTM's selftest in its guest (tests/lkdtm-selftest.sh packs it as
+# LKDTM's selftest in its guest (engine/pcengine/lkdtm_pack.py packs it as
 # /cases/lkdtm_selftest.sh; /init sources it after insmod): install
 # run.sh as each test (the kselftest Makefile's install), then run every
 # test in order, each between markers on the output and in the kernel

@@ -2,8 +2,8 @@
 """One throw-away guest for one case: restored where a saved guest can
 serve it (snapshot.py), booted where it must be.
 
-``python3 -m pcengine.guest run ...`` is what tools/pc-vm-lib.sh's
-pc_boot runs, for the bench and the VM runner.  It exits as QEMU did, or
+``python3 -m pcengine.guest run ...`` runs one from the command line;
+the bench's and the VM runner's steps call run() in process.  It exits as QEMU did, or
 124 (as timeout(1) says) when the time limit ended the guest.  With
 ``--how FILE`` it writes there one line: restored or booted, why, and the
 guest's wall time.

@@ -1,8 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0
 """LKDTM's own selftest against provoke-crash: its guest and its report.
 
-tests/lkdtm-selftest.sh takes run.sh, tests.txt and stack-entropy.sh from
-Debian's linux-source-6.12 and packs them into a guest of their own (its
+lkdtm_pack.py takes run.sh, tests.txt and stack-entropy.sh from Debian's
+linux-source-6.12 and packs them into a guest of their own (its
 /init runs guest/lkdtm.sh).  One guest runs every test in tests.txt's
 order to the end, as a kselftest run does on one machine: no test may
 take the kernel down, and no fresh guest hides one that does.  Every line

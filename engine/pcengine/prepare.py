@@ -105,7 +105,7 @@ def module_file(root, rel, module):
 
 def module_absent(root, rel, module):
     """'' if REL has MODULE as a file; else why not, and where it was
-    looked for (tools/pc-initramfs.sh's pc_module_absent)."""
+    looked for (initramfs.module_absent)."""
     if module_file(root, rel, module):
         return ''
     d = os.path.dirname(module) or '.'

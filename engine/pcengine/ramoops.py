@@ -38,7 +38,7 @@ HEADER = struct.Struct('<4sii')  # sig, start, size
 RECORD_RE = re.compile(rb'====(-?\d+)\.(\d+)(?:-([CD]))?\n')
 
 
-# What /init gives ramoops (tools/pc-vm-lib.sh): the record size, and the
+# What /init gives ramoops (kernels.ramoops_region): the record size, and the
 # console's, ftrace's and pmsg's zones at their default size, which the
 # region keeps after the dmesg zones.
 RECORD_SIZE = 0x20000

@@ -38,7 +38,7 @@ from . import ROOT
 
 
 def built_kernels(path=os.path.join(ROOT, 'tools', 'built-kernels.tsv')):
-    """The series whose kernel is built from source (tools/pc-debug-kernel.sh,
+    """The series whose kernel is built from source (builtkernel.py,
     cached), from the list the shell reads too: the longest preparation
     by far."""
     with open(path, encoding='utf-8') as f:
@@ -171,7 +171,7 @@ WHY_KFENCE = 'on a KASAN kernel KFENCE seldom serves the case\'s own allocations
 
 # The policy.  Kinds: first-x86 is the first x86-64 Debian (or files)
 # kernel of PC_KERNELS, not rt; x86 the others; rt the PREEMPT_RT series;
-# debug and clang the kernels built here (tools/pc-debug-kernel.sh).
+# debug and clang the kernels built here (builtkernel.py).
 # Lanes: hand (tests/cases/), types (direct_T, point_T and the generated
 # refusals), kdump (kdump_*), matrix (matrix_*), lkdtm (the selftest).
 POLICY = {

@@ -3,7 +3,7 @@
 crash type of the table, fired directly, at a point and with kdump, on
 every kernel of the run, as KTAP diagnostics.
 
-tests/bench-step's report step runs ``python3 -m pcengine.typegrid
+The scheduler (bench.py) prints it; ``python3 -m pcengine.typegrid
 --kernels "K..." --scratch DIR``: the K-th series' release is in
 DIR/prep/K.ready, its table in DIR/REL/cases/types.tsv, and each case's
 result in DIR/results/SERIES-CASE.result.

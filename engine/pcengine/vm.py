@@ -266,7 +266,7 @@ def boot_line(extra):
 
 
 def guest_options(o, r, work, env, boot, smp, pstore, timeout, qemu_extra):
-    """guest.run's options for this run (pc_boot's, for the runner)."""
+    """guest.run's options for this run."""
     extra, opts = boot, []
     if pstore != '0':
         extra += ' ' + r.ramoops

@@ -65,7 +65,7 @@ class Cases:
     """One step's cases: where their logs and results go, which run."""
 
     def __init__(self, env):
-        # PC_OUT as the shell's pc-vm-lib.sh takes it: build/ by default.
+        # PC_OUT as the runner takes it: build/ by default.
         self.out = out_of(env)
         # The bench's root of links for kernels of files, which the
         # runner, under its own PC_OUT, finds there.

@@ -5,7 +5,7 @@ selftest (cut to the markers, run.sh's verdict lines and what a failing
 test shows), and four made from the 6.1 one: the kernel down in a test
 (status 1), hung in it (124), a test without run.sh's verdict line and
 one that failed, stack entropy low and the kernel not up after the last
-test.  Each expected file is what tests/lkdtm-selftest.sh's lkdtm_report
+test.  Each expected file is what the shell's lkdtm_report
 printed on those logs before the report moved here (the guest's seconds
 pinned to 0).  tests.txt is the list those runs had, cut to each line's
 first word (the test's name, # before one that is commented out): the

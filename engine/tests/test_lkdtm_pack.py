@@ -1,7 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 """LKDTM's selftest's guest (pcengine.lkdtm_pack) from a made tarball:
-the files taken once per tarball (as tests/lkdtm-selftest.sh takes them,
-while it is there to compare), the packed guest with its one changed
+the files taken once per tarball, the packed guest with its one changed
 line, and the result line when it cannot be prepared."""
 
 import io
@@ -14,7 +13,6 @@ import unittest
 
 from pcengine import ROOT, lkdtm_pack
 
-SHELL = os.path.join(ROOT, 'tests', 'lkdtm-selftest.sh')
 TOP = 'linux-source-6.12/'
 SELFTEST = TOP + 'tools/testing/selftests/lkdtm/'
 ENTROPY = b'#!/bin/sh\nlog=$(mktemp)\ndmesg --follow >"$log" & pid=$!\necho done\n'
@@ -90,17 +88,6 @@ class Extract(Tmp):
         with open(self.source, 'wb') as f:
             f.write(b'not xz')
         self.assertFalse(lkdtm_pack.extract(self.out, self.source))
-
-    @unittest.skipUnless(os.path.isfile(SHELL), 'no tests/lkdtm-selftest.sh to compare')
-    def test_the_shells_files(self):
-        sh = os.path.join(self.tmp, 'sh')
-        r = subprocess.run(['bash', '-c', '. "$1"; lkdtm_extract', 'sh', SHELL],
-                           env=dict(os.environ, PC_OUT=sh, PC_LKDTM_SOURCE=self.source))
-        self.assertEqual(r.returncode, 0)
-        self.assertTrue(lkdtm_pack.extract(self.out, self.source))
-        for name in ('run.sh', 'tests.txt', 'stack-entropy.sh', 'stamp'):
-            self.assertEqual(self.read(self.out, 'lkdtm-selftest', name),
-                             self.read(sh, 'lkdtm-selftest', name))
 
 
 @unittest.skipUnless(shutil.which('cpio'), 'no cpio')

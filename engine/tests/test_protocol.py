@@ -19,7 +19,7 @@ PARSERS_IN_ENGINE = ('engine/pcengine/cases.py', 'engine/pcengine/matrix.py',
                      'engine/pcengine/runner_report.py', 'engine/pcengine/ramoops.py',
                      'engine/pcengine/prepare.py', 'engine/pcengine/kdump.py',
                      'engine/pcengine/vm.py', 'engine/pcengine/vm_kdump.py',
-                     'engine/pcengine/vmcases.py')
+                     'engine/pcengine/vmcases.py', 'engine/pcengine/kdumppack.py')
 
 
 def tree_files():

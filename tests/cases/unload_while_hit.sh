@@ -1,5 +1,5 @@
 # Unloading disarms every point while both CPUs keep hitting them; reload
-# works.  Two vCPUs on single-threaded TCG (see pc_boot in pc-vm-lib.sh).
+# works.  Two vCPUs on single-threaded TCG (see qemu.py).
 # smp: 2
 # expect-out: rmmod: ok
 # expect-out: kprobes after unload: 0
