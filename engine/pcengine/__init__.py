@@ -5,6 +5,7 @@ saved and restored), the console protocol and parser, the verdict on a
 case and the KTAP report (see each module)."""
 
 import os
+import subprocess
 import sys
 
 # The provoke-crash checkout this engine is in.
@@ -14,6 +15,15 @@ ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), '..', '..'))
 class SetupError(Exception):
     """A run could not start or a build failed: its line, or None when
     what failed said why already (on stderr)."""
+
+
+def cache_of(env):
+    """Where provoke-crash keeps what it fetches or builds once, across
+    runs and checkouts: ~/.cache/provoke-crash, under XDG_CACHE_HOME when
+    that is set."""
+    base = env.get('XDG_CACHE_HOME') or \
+        os.path.join(env.get('HOME') or os.path.expanduser('~'), '.cache')
+    return os.path.join(base, 'provoke-crash')
 
 
 def log(text):
@@ -28,11 +38,17 @@ def write_lines(path, lines, mode='w'):
 
 
 def run_cli(work):
-    """A command line's work: an OSError (a file it could not read or
-    write) is one line on stderr and exit status 1, not a traceback."""
+    """A command line's work: a setup or build that failed (SetupError,
+    which may have said why already), a file it could not read or write
+    (OSError) or a helper that failed is one line on stderr and exit
+    status 1, not a traceback."""
     try:
         work()
-    except OSError as e:
+    except SetupError as e:
+        if e.args and e.args[0]:
+            print('provoke-crash: %s' % e.args[0], file=sys.stderr)
+        return 1
+    except (OSError, subprocess.CalledProcessError) as e:
         print('provoke-crash: %s' % e, file=sys.stderr)
         return 1
     return 0

@@ -20,14 +20,13 @@ import sys
 import tempfile
 import time
 
-from . import log
+from . import cache_of, log
 
 PROBE_SECONDS = 15
 
 
 def cache_path(env):
-    base = env.get('XDG_CACHE_HOME') or os.path.join(env.get('HOME', '/root'), '.cache')
-    return os.path.join(base, 'provoke-crash', 'accel')
+    return os.path.join(cache_of(env), 'accel')
 
 
 @functools.lru_cache(maxsize=None)

@@ -223,8 +223,10 @@ class Run:
         try:
             self.names, self.scratch = runsetup.setup(self.env)
         except SetupError as e:
-            # None: the shell's line, the last on stderr, says why.
+            # None: the line of what failed, the last on stderr, says why.
             raise Stop(e.args[0] or '')
+        except OSError as e:
+            raise Stop(str(e))
         self.results = os.path.join(self.scratch, 'results')
         self.prep = os.path.join(self.scratch, 'prep')
         self.env['PC_STEP_KERNELS'] = ' '.join(self.names)
@@ -275,7 +277,7 @@ class Run:
         dealt = 0
         for k, series in enumerate(self.names, 1):
             step = self.prepare_step(k, dealt)
-            # pc_die's line, the last on stderr, says why it failed.
+            # The step's own line, the last on stderr, says why it failed.
             run_step(step)
             dealt = self.take_prepared(k)[1]
         lines = list(self.order)

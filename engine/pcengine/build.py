@@ -75,8 +75,17 @@ def module(host, rel, twin=True):
     # The module and its twin at once, each on every CPU: a series'
     # build is what its guests wait for.
     log = os.path.join(d, 'build.log')
-    builds = [(m, _make_module(host, rel, os.path.join(src, m), '%s.%s' % (log, m),
-                               os.cpu_count())) for m in names]
+    builds = []
+    try:
+        for m in names:
+            builds.append((m, _make_module(host, rel, os.path.join(src, m), '%s.%s' % (log, m),
+                                           len(os.sched_getaffinity(0)))))
+    finally:
+        # One that could not start: the other is not left running.
+        if len(builds) < len(names):
+            for _, p in builds:
+                p.kill()
+                p.wait()
     failed = [m for m, p in builds if p.wait()]
     with open(log, 'wb') as out:
         for m, _ in builds:

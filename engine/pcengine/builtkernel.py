@@ -35,7 +35,7 @@ import subprocess
 import sys
 import time
 
-from . import ROOT, SetupError, log
+from . import ROOT, SetupError, cache_of, log
 
 # What a fragment says beside its values, a line each.
 CONFIG_RE = re.compile(r'(CONFIG_[A-Z0-9_]*=.*)')
@@ -167,9 +167,8 @@ def cache_dir(flavour, env=os.environ):
     lines = wanted(flavour) + make_vars(flavour, env) + unbroken(flavour)
     digest = hashlib.sha256(''.join(line + '\n' for line in lines)
                             .encode('utf-8', 'surrogateescape')).hexdigest()[:12]
-    cache = env.get('XDG_CACHE_HOME') or os.path.join(env.get('HOME', ''), '.cache')
-    return '%s/provoke-crash/%s-%s-%s' % (cache, flavour,
-                                          re.sub(r'[^A-Za-z0-9.+-]', '_', ver), digest)
+    return '%s/%s-%s-%s' % (cache_of(env), flavour, re.sub(r'[^A-Za-z0-9.+-]', '_', ver),
+                            digest)
 
 
 def _kconfig_files(src, sym):

@@ -130,10 +130,12 @@ class Check:
         """(status, crash or why not): crash's packages and crash."""
         try:
             self.host.install_deps([], kdumppack.CRASH_PACKAGES)
+            path, why = kdumppack.crash_tool(self.env)
         except SetupError as e:
             return 1, "crash's packages could not be installed: %s" % (
                 e.args[0] or 'see the run log')
-        path, why = kdumppack.crash_tool(self.env)
+        except OSError as e:
+            return 1, 'crash could not be built: %s' % e
         return (0, path) if path else (1, why)
 
 

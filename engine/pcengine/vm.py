@@ -28,8 +28,8 @@ import tempfile
 import threading
 import time
 
-from . import (ROOT, SetupError, accel, build, cases, console, guest, initramfs, kernels, log,
-               runner_verdict, vm_args, vm_kdump)
+from . import (ROOT, SetupError, accel, build, cache_of, cases, console, guest, initramfs,
+               kernels, log, runner_verdict, vm_args, vm_kdump)
 from .build import HOST_TOOL_SOURCES
 from .runner_verdict import SETUP
 from .vm_io import read, say
@@ -111,8 +111,9 @@ def host_tool(out):
 
 
 def build_cached(out, r):
-    """The module, pc-guest and the tool for release R (no twin), skipped when the sources, the kernel's build tree and the
-    compiler are those of the last build here: 'cached' or 'built'."""
+    """The module, pc-guest and the tool for release R (no twin),
+    skipped when the sources, the kernel's build tree and the compiler
+    are those of the last build here: 'cached' or 'built'."""
     d = os.path.join(out, r.rel)
     symvers = os.path.join(r.root + '/usr/src/linux-headers-' + r.rel, 'Module.symvers')
     try:
@@ -278,9 +279,7 @@ def guest_options(o, r, work, env, boot, smp, pstore, timeout, qemu_extra):
         extra += ' panic=1'
     restore = not o.shell and not o.kdump and (env.get('PC_SNAPSHOT') or '1') == '1'
     if restore:
-        cache = env.get('PC_SNAPSHOT_CACHE') or os.path.join(
-            env.get('XDG_CACHE_HOME') or os.path.join(env.get('HOME', '/'), '.cache'),
-            'provoke-crash', 'vm-snapshots')
+        cache = env.get('PC_SNAPSHOT_CACHE') or os.path.join(cache_of(env), 'vm-snapshots')
         opts += ['--initrd', os.path.join(env['PC_OUT'], r.rel, 'initramfs-base.cpio'),
                  '--payload', os.path.join(work, 'run.cpio'), '--dir', cache,
                  '--keep-saves', '8', '--fresh-boot=' + env.get('PC_FRESH_BOOT', '')]
@@ -298,11 +297,10 @@ def guest_options(o, r, work, env, boot, smp, pstore, timeout, qemu_extra):
 
 
 def environment():
-    """The shell steps' environment: PC_ROOT, and PC_OUT made absolute
-    (its builds, and --kdump's default folder, under build/vm: apart from
-    the bench's build/RELEASE, which the bench rebuilds with more in it)."""
+    """The run's environment, with PC_OUT made absolute (its builds, and
+    --kdump's default folder, under build/vm: apart from the bench's
+    build/RELEASE, which the bench rebuilds with more in it)."""
     env = dict(os.environ)
-    env['PC_ROOT'] = ROOT
     env['PC_OUT'] = os.path.abspath(env.get('PC_OUT') or os.path.join(ROOT, 'build', 'vm'))
     return env
 
@@ -450,7 +448,8 @@ def main(argv):
         return SETUP
     except (OSError, subprocess.CalledProcessError) as e:
         # A file the setup needs, or a helper that failed: one line.
-        why = '%s: %s' % (e.filename, e.strerror) if isinstance(e, OSError) else str(e)
+        why = '%s: %s' % (e.filename, e.strerror) if isinstance(e, OSError) and e.strerror \
+            else str(e)
         print('provoke-crash-vm: %s' % why, file=sys.stderr)
         return SETUP
     except KeyboardInterrupt:

@@ -86,24 +86,24 @@ class Kdump:
             if status != CRASHED and os.path.getsize(dmesg) and \
                     runner_verdict.credited(runner_verdict.Run(w, dmesg).scan, run.table):
                 say('note: the console shows no crash of yours; the verdict reads the log '
-                          'from the dump')
+                    'from the dump')
                 log = dmesg
                 lines, status = runner_verdict.Run(w, dmesg).verdict('0', '0')
             _say_lines(lines)
         elif saved == 2:
             _say_lines(lines)
             say("provoke-crash-vm: the capture kernel read the crashed kernel's log (in %s/"
-                      "vmcore-dmesg.txt), but kept no dump; makedumpfile said:" % keep)
+                "vmcore-dmesg.txt), but kept no dump; makedumpfile said:" % keep)
             for line in _dump_said(console.read_log(os.path.join(w, 'out.log')))[1:-1]:
                 say('  ' + line)
             return NO_CAPTURE
         else:
             _say_lines(lines)
             say('(none: no capture kernel ran, or it saved nothing; the console is in %s if '
-                      '--keep)' % keep)
+                '--keep)' % keep)
             if status == CRASHED:
                 say('provoke-crash-vm: the kernel crashed as asked, but kdump did not '
-                          'capture it')
+                    'capture it')
                 return NO_CAPTURE
             return status
         figures = kdump.note(console.read_log(os.path.join(w, 'out.log')))
@@ -112,7 +112,7 @@ class Kdump:
         with open(os.path.join(keep, 'capture.txt'), 'w') as f:
             f.write(figures)
         say('saved in %s: vmcore (%d bytes), vmcore-dmesg.txt, capture.txt'
-               % (keep, os.path.getsize(os.path.join(keep, 'vmcore'))))
+            % (keep, os.path.getsize(os.path.join(keep, 'vmcore'))))
         if self.crash_tool:
             self._bt(keep)
         if status != CRASHED:
@@ -142,10 +142,10 @@ class Kdump:
                    if not any(re.search(p, line) for line in dumped)]
         if missing:
             say("provoke-crash-vm: the kernel crashed, but the log read from the dump lacks "
-                      "%s's lines:%s" % (name, ''.join('\n  ' + p for p in missing)))
+                "%s's lines:%s" % (name, ''.join('\n  ' + p for p in missing)))
             return NO_CAPTURE
         say('provoke-crash-vm: kdump captured the crash: the log read from the dump shows '
-                  '%s' % (name or 'it'))
+            '%s' % (name or 'it'))
         return CRASHED
 
 

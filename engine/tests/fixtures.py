@@ -34,3 +34,11 @@ def meta(name):
 
 def path(name, *parts):
     return os.path.join(CONSOLES, name, *parts)
+
+
+def write(path, data=b'', mode=0o644):
+    """DATA (text or bytes) into PATH, its directories made, with MODE."""
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, 'wb') as f:
+        f.write(data.encode() if isinstance(data, str) else data)
+    os.chmod(path, mode)

@@ -16,6 +16,7 @@ import unittest
 import urllib.error
 from unittest import mock
 
+from fixtures import write
 from pcengine import SetupError, kdumppack, kernels
 
 
@@ -31,13 +32,6 @@ class Host(kernels.Host):
 
     def fetch_arm64(self, rel):
         self.fetched.append(rel)
-
-
-def write(path, data=b'', mode=0o644):
-    os.makedirs(os.path.dirname(path), exist_ok=True)
-    with open(path, 'wb') as f:
-        f.write(data)
-    os.chmod(path, mode)
 
 
 class Cmdline(unittest.TestCase):

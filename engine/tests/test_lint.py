@@ -12,16 +12,10 @@ import tempfile
 import unittest
 from unittest import mock
 
+from fixtures import write
 from pcengine import lint, lint_docs
 
 HAVE_DOCUTILS = importlib.util.find_spec('docutils') is not None
-
-
-def write(path, text, mode=0o644):
-    os.makedirs(os.path.dirname(path), exist_ok=True)
-    with open(path, 'w') as f:
-        f.write(text)
-    os.chmod(path, mode)
 
 
 class Temp(unittest.TestCase):

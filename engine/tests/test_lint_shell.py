@@ -9,6 +9,7 @@ import tempfile
 import unittest
 from unittest import mock
 
+from fixtures import write
 from pcengine import ROOT, lint_shell
 
 # A shellcheck that finds something in any file holding "BAD".
@@ -23,13 +24,6 @@ for f; do
 done
 exit $rc
 '''
-
-
-def write(path, text, mode=0o644):
-    os.makedirs(os.path.dirname(path), exist_ok=True)
-    with open(path, 'w') as f:
-        f.write(text)
-    os.chmod(path, mode)
 
 
 class IsShell(unittest.TestCase):
