@@ -49,7 +49,7 @@ def module_absent(host, rel, module):
 def ramoops_absent(host, rel):
     """None if a guest of REL can keep records in ramoops (built in, or
     ramoops.ko and reed_solomon.ko, which /init loads); else why not."""
-    config = kernels.read_config(host.rel_config(rel))
+    config = kernels.config_text(host.rel_config(rel))
     lines = config.splitlines()
     if 'CONFIG_PSTORE_RAM=y' in lines:
         return None
@@ -70,8 +70,11 @@ def copy_modules(host, rel, dest, modules):
             continue
         to = os.path.join(dest, os.path.basename(module) + '.ko')
         if f.endswith('.xz'):
-            with lzma.open(f) as src, open(to, 'wb') as dst:
-                shutil.copyfileobj(src, dst)
+            try:
+                with lzma.open(f) as src, open(to, 'wb') as dst:
+                    shutil.copyfileobj(src, dst)
+            except lzma.LZMAError as e:
+                raise SetupError('could not unpack %s: %s' % (f, e))
         else:
             shutil.copyfile(f, to)
 

@@ -26,10 +26,11 @@ import re
 import shutil
 import struct
 import subprocess
+import tempfile
 import time
 import urllib.request
 
-from . import ROOT, SetupError, initramfs, log
+from . import ROOT, SetupError, cache_of, initramfs, log
 from .kernels import version_key
 
 # The guest's tools, as paths in their root (tools_root()).
@@ -296,8 +297,17 @@ def save(disk_path, output, dest):
     (kdump-compressed, makedumpfile -R) and vmcore-dmesg.txt, the log
     the capture kernel read; the disk goes.  0 when it did, 1 when there
     was no capture, 2 when the capture kernel read the log but kept no
-    dump (makedumpfile.log in DEST, if it failed here)."""
-    os.makedirs(dest, exist_ok=True)
+    dump (makedumpfile.log in DEST, if it failed here).  A DEST that
+    cannot be written keeps nothing: 1, as the shell's did."""
+    try:
+        os.makedirs(dest, exist_ok=True)
+        return _save(disk_path, output, dest)
+    except OSError as e:
+        log('could not keep the capture in %s: %s' % (dest, e))
+        return 1
+
+
+def _save(disk_path, output, dest):
     with open(output, 'rb') as f:
         raw = f.read()
     # sed's /BEGIN/,/END/ ranges (a range without an END runs to the
@@ -330,14 +340,6 @@ def save(disk_path, output, dest):
     os.unlink(disk_path)
     os.unlink(said)
     return 0
-
-
-def cache_of(env):
-    """Where provoke-crash keeps what it fetches or builds once:
-    ~/.cache/provoke-crash, under XDG_CACHE_HOME when that is set."""
-    base = env.get('XDG_CACHE_HOME') or \
-        os.path.join(env.get('HOME') or os.path.expanduser('~'), '.cache')
-    return os.path.join(base, 'provoke-crash')
 
 
 def _nonempty(path):
@@ -422,6 +424,16 @@ def dbg_vmlinux(host, rel):
     if _nonempty(vmlinux):
         return vmlinux
     os.makedirs(cache, exist_ok=True)
+    # One fetch at a time (the bench's crash check and a runner's --bt
+    # may ask at once); the file appears whole, under its name, or not.
+    with open(vmlinux + '.lock', 'w') as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if _nonempty(vmlinux):
+            return vmlinux
+        return _fetch_vmlinux(cache, rel, vmlinux)
+
+
+def _fetch_vmlinux(cache, rel, vmlinux):
     pattern = '%s/linux-image-%s-dbg_*.deb' % (glob.escape(cache), glob.escape(rel))
     if not glob.glob(pattern) and subprocess.run(
             ['apt-get', 'download', '-q', 'linux-image-%s-dbg' % rel], cwd=cache,
@@ -430,14 +442,13 @@ def dbg_vmlinux(host, rel):
     debs = sorted(glob.glob(pattern))
     if not debs:
         return None
-    tmp = vmlinux + '.tmp'
-    with open(tmp, 'wb') as f:
+    fd, tmp = tempfile.mkstemp(dir=cache, prefix='.vmlinux-')
+    with os.fdopen(fd, 'wb') as f:
         deb = subprocess.Popen(['dpkg-deb', '--fsys-tarfile', debs[0]], stdout=subprocess.PIPE)
         tar = subprocess.run(['tar', '-xO', './usr/lib/debug/boot/vmlinux-' + rel],
                              stdin=deb.stdout, stdout=f)
         deb.stdout.close()
-        deb.wait()
-    if tar.returncode:
+    if deb.wait() or tar.returncode:
         os.unlink(tmp)
         return None
     os.replace(tmp, vmlinux)

@@ -44,16 +44,17 @@ def release_of(tree):
 
 
 def link(path, target):
-    """PATH -> TARGET, replaced only when it changes."""
+    """PATH -> TARGET, replaced only when it changes, and then at once:
+    a guest reading through it, or another run linking the same, never
+    finds it missing."""
     try:
         if os.readlink(path) == target:
             return
-        os.unlink(path)
-    except FileNotFoundError:
-        pass
     except OSError:
-        os.unlink(path)
-    os.symlink(target, path)
+        pass
+    tmp = '%s.%d.tmp' % (path, os.getpid())
+    os.symlink(target, tmp)
+    os.replace(tmp, path)
 
 
 def link_root(roots, image, tree):

@@ -26,7 +26,6 @@ only ever loaded in a guest.
                                                   prints its headers' tree
 """
 
-import contextlib
 import glob
 import os
 import re
@@ -34,7 +33,7 @@ import subprocess
 import sys
 import time
 
-from . import ROOT, SetupError, builtkernel, kernelfiles, log, ramoops
+from . import ROOT, SetupError, builtkernel, kernelfiles, log, ramoops, run_cli
 
 # Debian packages per series: image and headers.  An arm64 series needs
 # the amd64 headers of the same version too: they bring the
@@ -82,7 +81,7 @@ def series_arch(series):
     return 'arm64' if series.startswith('arm64-') else 'amd64'
 
 
-def read_config(path):
+def config_text(path):
     """A kernel config's text; '' when it cannot be read."""
     try:
         with open(path, encoding='utf-8', errors='surrogateescape') as f:
@@ -94,7 +93,7 @@ def read_config(path):
 def kbuild_llvm(config):
     """['LLVM=-N'] for a kernel built with clang N (its modules must be
     too; clang-N and lld-N must be installed), [] for gcc."""
-    m = re.search(r'^CONFIG_CLANG_VERSION=([1-9][0-9]*)[0-9]{4}$', read_config(config), re.M)
+    m = re.search(r'^CONFIG_CLANG_VERSION=([1-9][0-9]*)[0-9]{4}$', config_text(config), re.M)
     return ['LLVM=-' + m.group(1)] if m else []
 
 
@@ -165,7 +164,7 @@ class Host:
     def kernel_packages(self, series):
         """The Debian packages SERIES needs; none for a kernel of files."""
         if series in ('debug', 'clang'):
-            return builtkernel.packages(series)
+            return builtkernel.packages(series, self.env)
         if '/' in series or ':' in series or self._own_root(series):
             return []
         want = SERIES_PACKAGES.get(series[len('arm64-'):] if series in
@@ -192,7 +191,7 @@ class Host:
             raise SetupError('missing packages: %s (run as root to install them)'
                              % ' '.join(missing))
         log('installing ' + ' '.join(missing))
-        env = dict(os.environ, DEBIAN_FRONTEND='noninteractive')
+        env = dict(self.env, DEBIAN_FRONTEND='noninteractive')
         if apt(['update', '-q'], env):
             raise SetupError('apt-get update failed')
         if apt(['install', '-y', '-q', '--no-install-recommends'] + missing, env):
@@ -262,7 +261,7 @@ class Host:
 
     def has_config(self, rel, option):
         """REL was built with OPTION (y or m)."""
-        return re.search('^%s=[ym]' % option, read_config(self.rel_config(rel)), re.M) is not None
+        return re.search('^%s=[ym]' % option, config_text(self.rel_config(rel)), re.M) is not None
 
     def cross_prefix(self, rel):
         return 'aarch64-linux-gnu-' if self.rel_arch(rel) == 'arm64' else ''
@@ -279,8 +278,11 @@ class Host:
         debug kernel) slow a TCG guest down, most with two vCPUs on one
         host thread: the race case ran 90 s alone, and did not end within
         120 s beside another guest on a busy host."""
-        kasan = re.search('^CONFIG_KASAN=y', read_config(self.rel_config(rel)), re.M)
+        kasan = re.search('^CONFIG_KASAN=y', config_text(self.rel_config(rel)), re.M)
         return seconds * 3 if kasan else seconds
+
+    def _fetched(self, rel):
+        return '%s/.fetched-%s' % (self.rel_root(rel), rel)
 
     def fetch_arm64(self, rel):
         """An arm64 release into the cache: kernel image, headers and a
@@ -288,8 +290,7 @@ class Host:
         download.  The headers' kbuild link points at the host's amd64
         kbuild tools."""
         root, debs = self.rel_root(rel), os.path.join(self.out, 'arm64-debs')
-        if (os.path.isfile('%s/boot/vmlinuz-%s' % (root, rel)) and os.path.isdir(self.headers(rel))
-                and os.access(root + '/bin/busybox', os.X_OK)):
+        if os.path.isfile(self._fetched(rel)):
             return
         if not self.is_root():
             raise SetupError('arm64 packages for %s are not cached (run as root to fetch them)'
@@ -320,26 +321,23 @@ class Host:
         if not os.path.isdir('/usr/lib/' + kbuild):
             raise SetupError("/usr/lib/%s is missing (the amd64 headers of %s's version)"
                              % (kbuild, rel))
-        os.makedirs(root + '/usr/lib', exist_ok=True)
-        link = '%s/usr/lib/%s' % (root, kbuild)
-        if os.path.islink(link):
-            os.unlink(link)
-        os.symlink('/usr/lib/' + kbuild, link)
+        os.makedirs(os.path.dirname('%s/usr/lib/%s' % (root, kbuild)), exist_ok=True)
+        kernelfiles.link('%s/usr/lib/%s' % (root, kbuild), '/usr/lib/' + kbuild)
+        # Last: an unpacking cut short is not taken for the release.
+        open(self._fetched(rel), 'w').close()
 
 
-@contextlib.contextmanager
-def low_priority():
-    """At the lowest priority while a kernel is built here: it takes
-    what the guests leave, and slows none of them towards its time
-    limit (a two-core host runs two guests)."""
-    os.setpriority(os.PRIO_PROCESS, 0, 19)
-    try:
-        yield
-    finally:
-        try:
-            os.setpriority(os.PRIO_PROCESS, 0, 0)
-        except PermissionError:
-            pass
+def build_apart(series, env):
+    """The kernels of SERIES that are built here, built (or found) in a
+    process of their own at the lowest priority: the kernel-build step,
+    which the caller waits for.  Only that process is niced; the
+    caller's own builds after it are not slowed."""
+    built = [s for s in series if builtkernel.built_kernel(s)]
+    if built and subprocess.run([sys.executable, '-P', '-m', 'pcengine.kernels',
+                                 'kernel-build'] + built,
+                                env=dict(env, PYTHONPATH=os.path.join(ROOT, 'engine'))
+                                ).returncode:
+        raise SetupError(None)
 
 
 def version_key(rel):
@@ -374,7 +372,8 @@ def main(argv=None):
                  '       python3 -m pcengine.kernels kernel-build FLAVOUR...\n'
                  '       python3 -m pcengine.kernels fetch-arm64 arm64-6.1|arm64-6.12')
     env = dict(os.environ)
-    try:
+
+    def work():
         if argv[0] == 'build':
             build_main(argv[1:], env)
         elif argv[0] == 'fetch-arm64':
@@ -384,14 +383,12 @@ def main(argv=None):
             host.fetch_arm64(rel)
             print(host.headers(rel))
         else:
-            with low_priority():
-                for flavour in argv[1:]:
-                    builtkernel.build(flavour, env)
-    except SetupError as e:
-        if e.args and e.args[0]:
-            print('provoke-crash: %s' % e.args[0], file=sys.stderr)
-        return 1
-    return 0
+            # It takes what the guests leave, and slows none of them
+            # towards its time limit (a two-core host runs two guests).
+            os.setpriority(os.PRIO_PROCESS, 0, 19)
+            for flavour in argv[1:]:
+                builtkernel.build(flavour, env)
+    return run_cli(work)
 
 
 if __name__ == '__main__':

@@ -305,10 +305,8 @@ def step_releases(env):
               if kernels.series_arch(s) == 'amd64']
     releases = [host.kernel_release(s) for s in series if not builtkernel.built_kernel(s)]
     late = [s for s in series if builtkernel.built_kernel(s)]
-    if late:
-        with kernels.low_priority():
-            releases += [host.kernel_release(s) for s in late]
-    return releases
+    kernels.build_apart(late, env)
+    return releases + [host.kernel_release(s) for s in late]
 
 
 def step(env):

@@ -23,19 +23,18 @@ PC_STEP_KERNELS, PC_MATRIX_SCOPE, PC_MATRIX_FATAL, PC_TIMEOUT,
 PC_SNAPSHOT, PC_GUEST_CMDLINE, PC_QEMU_EXTRA, PC_ACCEL.
 """
 
-import contextlib
 import io
 import os
 import shutil
 import subprocess
 import sys
 
-from . import (ROOT, SetupError, accel, build, builtkernel, cases, initramfs, kdumppack,
-               kernels, lkdtm_pack, log, matrix, prepare, scope)
+from . import (ROOT, SetupError, accel, build, cases, initramfs, kdumppack,
+               kernels, lkdtm_pack, log, matrix, prepare, run_cli, scope)
 from .kernels import out_of
 from .runsetup import scratch_of
 
-class Stop(Exception):
+class Stop(SetupError):
     """The preparation failed: its line (or None when a step said why)."""
 
 
@@ -56,12 +55,11 @@ class Series:
 
     def facts(self):
         """What the preparation needs of the series' kernel.  A kernel
-        built here is built at the lowest priority: it takes what the
-        guests of the series before it leave."""
+        built here is built apart, at the lowest priority: it takes what
+        the guests of the series before it leave."""
         host = self.host
-        with kernels.low_priority() if builtkernel.built_kernel(self.series) else \
-                contextlib.nullcontext():
-            rel = host.kernel_release(self.series)
+        kernels.build_apart([self.series], self.env)
+        rel = host.kernel_release(self.series)
         arch = host.rel_arch(rel)
         why_no_kdump = kdumppack.available(host, rel)
         return dict(
@@ -210,16 +208,7 @@ def main(argv=None):
     argv = sys.argv[1:] if argv is None else argv
     if len(argv) != 3 or argv[0] != 'prepare' or not argv[1].isdigit():
         sys.exit('usage: python3 -m pcengine.prepare_series prepare K SERIES')
-    try:
-        Series(dict(os.environ), int(argv[1]), argv[2]).prepare()
-    except (Stop, SetupError) as e:
-        if e.args[0]:
-            print('provoke-crash: %s' % e.args[0], file=sys.stderr)
-        return 1
-    except (OSError, subprocess.CalledProcessError) as e:
-        print('provoke-crash: %s' % e, file=sys.stderr)
-        return 1
-    return 0
+    return run_cli(lambda: Series(dict(os.environ), int(argv[1]), argv[2]).prepare())
 
 
 if __name__ == '__main__':

@@ -130,6 +130,36 @@ class Prepare(unittest.TestCase):
         self.assertEqual(files['dealt'], '6\n')
 
 
+class Build(unittest.TestCase):
+    """What a series' builds are asked for: the twin only where a case
+    loads it, the bench's modules and PC_EXTRA_FILES in the initramfs,
+    the kdump guests' archive only with kdump, the saved guests gone."""
+
+    def built(self, modules, kdump='ok'):
+        with tempfile.TemporaryDirectory() as d:
+            s = prepare_series.Series({'PC_OUT': d, 'PC_EXTRA_FILES': '/x.ko'}, 1, '6.1')
+            saved = os.path.join(d, FACTS['rel'], 'snapshots')
+            os.makedirs(saved)
+            with mock.patch.object(prepare_series.build, 'module') as module, \
+                    mock.patch.object(prepare_series.build, 'test_module',
+                                      side_effect=lambda h, rel, m: '/%s.ko' % m), \
+                    mock.patch.object(prepare_series.initramfs, 'pack') as pack, \
+                    mock.patch.object(prepare_series.kdumppack, 'pack') as kdump_pack:
+                s.build(dict(FACTS, kdump=kdump), '/cases', modules)
+            self.assertFalse(os.path.exists(saved))
+        return module.call_args, pack.call_args[0][1:], kdump_pack.called
+
+    def test_the_twin_the_modules_and_kdump(self):
+        module, pack, kdump = self.built({'twin', 'race', 'paths'})
+        self.assertEqual(module[1], {'twin': True})
+        self.assertEqual(pack, (FACTS['rel'], '/cases', ['/paths.ko', '/race.ko', '/x.ko']))
+        self.assertTrue(kdump)
+        module, pack, kdump = self.built(set(), kdump='no CONFIG_KEXEC')
+        self.assertEqual(module[1], {'twin': False})
+        self.assertEqual(pack, (FACTS['rel'], '/cases', ['/x.ko']))
+        self.assertFalse(kdump)
+
+
 class Lkdtm(unittest.TestCase):
     def test_dealt_after_the_cases_in_its_slice(self):
         order = []
