@@ -12,7 +12,7 @@ import tempfile
 import time
 import unittest
 
-from pcengine import cases, vm, vm_kdump
+from pcengine import cases, vm, vm_build, vm_io, vm_kdump
 
 
 def release(config=(), arch='amd64'):
@@ -147,8 +147,8 @@ class KdumpSaid(unittest.TestCase):
 
 class Errors(unittest.TestCase):
     def test_a_missing_program_is_the_setups_failure(self):
-        with self.assertRaises(vm.SetupError) as e:
-            vm._run(['/nonexistent/gcc'])
+        with self.assertRaises(vm_build.SetupError) as e:
+            vm_build._run(['/nonexistent/gcc'])
         self.assertEqual(str(e.exception), '/nonexistent/gcc: No such file or directory')
 
     def test_the_work_directory_goes_and_a_bad_option_is_one_line(self):
@@ -156,6 +156,18 @@ class Errors(unittest.TestCase):
             status = vm.main(['provoke-crash-vm', '--smp', 'x'])
         self.assertEqual((status, err.getvalue()),
                          (2, "provoke-crash-vm: --smp 'x': give a whole number from 1 to 8\n"))
+
+
+
+
+class WorkFiles(unittest.TestCase):
+    def test_a_small_file_without_its_last_newline(self):
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, 'how')
+            with open(path, 'w') as f:
+                f.write('restored (saved guest k)\n\n')
+            self.assertEqual(vm_io.read(path), 'restored (saved guest k)')
+            self.assertIsNone(vm_io.read(os.path.join(d, 'none')))
 
 
 if __name__ == '__main__':
