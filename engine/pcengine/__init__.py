@@ -17,6 +17,16 @@ class SetupError(Exception):
     what failed said why already (on stderr)."""
 
 
+def engine_env(env):
+    """ENV for a child that runs an engine module (python3 -P -m
+    pcengine.MODULE): the engine first on its path."""
+    path = env.get('PYTHONPATH')
+    engine = os.path.join(ROOT, 'engine')
+    if path and path.split(os.pathsep)[0] == engine:
+        return dict(env)
+    return dict(env, PYTHONPATH=engine + (os.pathsep + path if path else ''))
+
+
 def cache_of(env):
     """Where provoke-crash keeps what it fetches or builds once, across
     runs and checkouts: ~/.cache/provoke-crash, under XDG_CACHE_HOME when
@@ -29,6 +39,18 @@ def cache_of(env):
 def log(text):
     """A '# ' line on stderr: what a step does, beside its results."""
     print('# ' + text, file=sys.stderr, flush=True)
+
+
+def read_text(path):
+    """A text file's whole text (bytes that are not UTF-8 kept as read)."""
+    with open(path, encoding='utf-8', errors='surrogateescape') as f:
+        return f.read()
+
+
+def logged(argv, log, **kw):
+    """ARGV's status, its stdout and stderr in LOG."""
+    with open(log, 'wb') as f:
+        return subprocess.run(argv, stdout=f, stderr=subprocess.STDOUT, **kw).returncode
 
 
 def write_lines(path, lines, mode='w'):

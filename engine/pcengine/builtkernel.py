@@ -35,7 +35,7 @@ import subprocess
 import sys
 import time
 
-from . import ROOT, SetupError, cache_of, log
+from . import ROOT, SetupError, cache_of, log, read_text
 
 # What a fragment says beside its values, a line each.
 CONFIG_RE = re.compile(r'(CONFIG_[A-Z0-9_]*=.*)')
@@ -298,11 +298,6 @@ def _run(argv, log_path, env):
             return 127
 
 
-def _read(path):
-    with open(path, encoding='utf-8', errors='surrogateescape') as f:
-        return f.read().rstrip('\n')
-
-
 def _unpack(flavour, src, env):
     """The source tree, unpacked once; an interrupted unpack starts
     again from scratch."""
@@ -400,10 +395,10 @@ def build(flavour, env=os.environ):
             shutil.copy(f, d)
         _configure(flavour, d, src, b, frags, env)
         _make(flavour, d, src, b, env)
-        release = _read(os.path.join(b, 'include', 'config', 'kernel.release'))
+        release = read_text(os.path.join(b, 'include', 'config', 'kernel.release')).rstrip('\n')
         with open(stamp, 'w') as f:
             f.write('release %s built in %ds\n' % (release, int(time.time()) - start))
-    log('%s kernel: %s' % (flavour, _read(stamp)))
+    log('%s kernel: %s' % (flavour, read_text(stamp).rstrip('\n')))
     return image, b
 
 
@@ -411,7 +406,7 @@ def report(flavour, image, tree, seconds):
     """What a build or a find of FLAVOUR's kernel says it gave, and how
     the bench runs on it."""
     d = os.path.dirname(tree)
-    release = _read(os.path.join(tree, 'include', 'config', 'kernel.release'))
+    release = read_text(os.path.join(tree, 'include', 'config', 'kernel.release')).rstrip('\n')
     return ['%s kernel %s (%ds)' % (flavour, release, seconds),
             '  image:   %s' % image,
             '  tree:    %s   (make -C it M=DIR modules)' % tree,

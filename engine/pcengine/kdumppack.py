@@ -434,6 +434,11 @@ def dbg_vmlinux(host, rel):
 
 
 def _fetch_vmlinux(cache, rel, vmlinux):
+    """Under the lock: what a fetch cut short left (a partial file of up
+    to 600 MB) goes first; a package that does not unpack goes too, so
+    that the next run downloads it again."""
+    for old in glob.glob(os.path.join(glob.escape(cache), '.vmlinux-*')):
+        os.unlink(old)
     pattern = '%s/linux-image-%s-dbg_*.deb' % (glob.escape(cache), glob.escape(rel))
     if not glob.glob(pattern) and subprocess.run(
             ['apt-get', 'download', '-q', 'linux-image-%s-dbg' % rel], cwd=cache,
@@ -443,13 +448,18 @@ def _fetch_vmlinux(cache, rel, vmlinux):
     if not debs:
         return None
     fd, tmp = tempfile.mkstemp(dir=cache, prefix='.vmlinux-')
-    with os.fdopen(fd, 'wb') as f:
-        deb = subprocess.Popen(['dpkg-deb', '--fsys-tarfile', debs[0]], stdout=subprocess.PIPE)
-        tar = subprocess.run(['tar', '-xO', './usr/lib/debug/boot/vmlinux-' + rel],
-                             stdin=deb.stdout, stdout=f)
-        deb.stdout.close()
-    if deb.wait() or tar.returncode:
-        os.unlink(tmp)
-        return None
-    os.replace(tmp, vmlinux)
-    return vmlinux
+    try:
+        with os.fdopen(fd, 'wb') as f:
+            deb = subprocess.Popen(['dpkg-deb', '--fsys-tarfile', debs[0]],
+                                   stdout=subprocess.PIPE)
+            tar = subprocess.run(['tar', '-xO', './usr/lib/debug/boot/vmlinux-' + rel],
+                                 stdin=deb.stdout, stdout=f)
+            deb.stdout.close()
+        if deb.wait() or tar.returncode:
+            os.unlink(debs[0])
+            return None
+        os.replace(tmp, vmlinux)
+        return vmlinux
+    finally:
+        if os.path.exists(tmp):
+            os.unlink(tmp)

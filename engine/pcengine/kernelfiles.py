@@ -17,17 +17,13 @@ harmlessly); with no ramoops anywhere the bench's pstore checks skip
 
 import os
 import re
+import secrets
 
-from . import SetupError
+from . import SetupError, read_text
 
 # The modules taken from the tree or the system, by their option.
 MODULES = (('REED_SOLOMON', 'lib/reed_solomon/reed_solomon'),
            ('PSTORE_RAM', 'fs/pstore/ramoops'))
-
-
-def _read(path):
-    with open(path, encoding='utf-8', errors='surrogateescape') as f:
-        return f.read()
 
 
 def release_of(tree):
@@ -35,12 +31,12 @@ def release_of(tree):
     headers keep the upstream version in kernel.release)."""
     try:
         m = re.search(r'^#define UTS_RELEASE "(.*)"$',
-                      _read(os.path.join(tree, 'include/generated/utsrelease.h')), re.M)
+                      read_text(os.path.join(tree, 'include/generated/utsrelease.h')), re.M)
         if m:
             return m.group(1)
     except OSError:
         pass
-    return _read(os.path.join(tree, 'include/config/kernel.release')).strip()
+    return read_text(os.path.join(tree, 'include/config/kernel.release')).strip()
 
 
 def link(path, target):
@@ -52,9 +48,13 @@ def link(path, target):
             return
     except OSError:
         pass
-    tmp = '%s.%d.tmp' % (path, os.getpid())
+    tmp = '%s.%s.tmp' % (path, secrets.token_hex(6))
     os.symlink(target, tmp)
-    os.replace(tmp, path)
+    try:
+        os.replace(tmp, path)
+    except OSError:
+        os.unlink(tmp)
+        raise
 
 
 def link_root(roots, image, tree):
@@ -79,7 +79,7 @@ def link_root(roots, image, tree):
                          ('usr/src/linux-headers-' + rel, tree),
                          ('bin/busybox', '/bin/busybox')):
         link(os.path.join(root, path), target)
-    config = _read(os.path.join(tree, '.config'))
+    config = read_text(os.path.join(tree, '.config'))
     # Only modules of this configuration: a .ko left in the tree by an
     # earlier one (ramoops built in now) must not reach the guest.
     for option, module in MODULES:

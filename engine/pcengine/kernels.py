@@ -33,7 +33,7 @@ import subprocess
 import sys
 import time
 
-from . import ROOT, SetupError, builtkernel, kernelfiles, log, ramoops, run_cli
+from . import ROOT, SetupError, builtkernel, engine_env, kernelfiles, log, ramoops, run_cli
 
 # Debian packages per series: image and headers.  An arm64 series needs
 # the amd64 headers of the same version too: they bring the
@@ -284,6 +284,16 @@ class Host:
     def _fetched(self, rel):
         return '%s/.fetched-%s' % (self.rel_root(rel), rel)
 
+    def _kbuild(self, rel):
+        """Where the arm64 headers' scripts link points, under /usr/lib:
+        the amd64 headers' kbuild tools of the same version."""
+        try:
+            kbuild = os.readlink(self.headers(rel) + '/scripts')
+        except OSError:
+            return None
+        kbuild = kbuild[len('../../lib/'):] if kbuild.startswith('../../lib/') else kbuild
+        return kbuild[:-len('/scripts')] if kbuild.endswith('/scripts') else kbuild
+
     def fetch_arm64(self, rel):
         """An arm64 release into the cache: kernel image, headers and a
         static arm64 busybox, from Debian's arm64 archive with apt-get
@@ -291,6 +301,13 @@ class Host:
         kbuild tools."""
         root, debs = self.rel_root(rel), os.path.join(self.out, 'arm64-debs')
         if os.path.isfile(self._fetched(rel)):
+            return
+        # Fetched before the stamp was written: whole if its last step,
+        # the kbuild link, is there.
+        if (os.path.isfile('%s/boot/vmlinuz-%s' % (root, rel))
+                and os.access(root + '/bin/busybox', os.X_OK)
+                and os.path.exists('%s/usr/lib/%s' % (root, self._kbuild(rel) or '-'))):
+            open(self._fetched(rel), 'w').close()
             return
         if not self.is_root():
             raise SetupError('arm64 packages for %s are not cached (run as root to fetch them)'
@@ -315,10 +332,8 @@ class Host:
             for deb in sorted(glob.glob(os.path.join(debs, pattern))):
                 if subprocess.run(['dpkg', '-x', deb, root]).returncode:
                     raise SetupError('could not unpack ' + deb)
-        kbuild = os.readlink(self.headers(rel) + '/scripts')
-        kbuild = kbuild[len('../../lib/'):] if kbuild.startswith('../../lib/') else kbuild
-        kbuild = kbuild[:-len('/scripts')] if kbuild.endswith('/scripts') else kbuild
-        if not os.path.isdir('/usr/lib/' + kbuild):
+        kbuild = self._kbuild(rel)
+        if not kbuild or not os.path.isdir('/usr/lib/' + kbuild):
             raise SetupError("/usr/lib/%s is missing (the amd64 headers of %s's version)"
                              % (kbuild, rel))
         os.makedirs(os.path.dirname('%s/usr/lib/%s' % (root, kbuild)), exist_ok=True)
@@ -333,11 +348,13 @@ def build_apart(series, env):
     which the caller waits for.  Only that process is niced; the
     caller's own builds after it are not slowed."""
     built = [s for s in series if builtkernel.built_kernel(s)]
-    if built and subprocess.run([sys.executable, '-P', '-m', 'pcengine.kernels',
-                                 'kernel-build'] + built,
-                                env=dict(env, PYTHONPATH=os.path.join(ROOT, 'engine'))
-                                ).returncode:
-        raise SetupError(None)
+    if not built:
+        return
+    status = subprocess.run([sys.executable, '-P', '-m', 'pcengine.kernels', 'kernel-build']
+                            + built, env=engine_env(env)).returncode
+    if status:
+        raise SetupError('building the %s kernel failed (%s)' % (
+            ' and '.join(built), 'why: above' if status > 0 else 'signal %d' % -status))
 
 
 def version_key(rel):

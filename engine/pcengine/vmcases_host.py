@@ -13,7 +13,7 @@ import sys
 import time
 
 from .console import lines_of, read_log
-from . import ROOT
+from . import ROOT, engine_env
 
 RUNNER = os.path.join(ROOT, 'tools', 'provoke-crash-vm')
 
@@ -155,7 +155,7 @@ def accel_cache(cases):
     the bench and the runner share, at once, with the same answer."""
     if not cases.wanted('accel_cache'):
         return
-    env = dict(cases.env, PYTHONPATH=os.path.join(ROOT, 'engine'))
+    env = engine_env(cases.env)
     env.pop('PC_ACCEL', None)
     first, first_why, _ = pick(env)
     second, second_why, ms = pick(env)

@@ -318,6 +318,25 @@ class DbgVmlinux(unittest.TestCase):
             with mock.patch.object(kdumppack.subprocess, 'run', self.fail):
                 self.assertEqual(kdumppack.dbg_vmlinux(h, '6.1.0-57-cloud-amd64'), cached)
 
+    def test_a_fetch_cut_short_and_a_package_that_does_not_unpack(self):
+        # A partial file of an earlier fetch goes; a .deb that does not
+        # unpack goes too (the next run downloads it again); nothing
+        # takes the vmlinux's name.
+        rel = '6.1.0-57-cloud-amd64'
+        with tempfile.TemporaryDirectory() as d:
+            h = Host(d)
+            h.env = dict(h.env, XDG_CACHE_HOME=os.path.join(d, 'cache'))
+            dbg = os.path.join(d, 'cache', 'provoke-crash', 'dbg')
+            write(os.path.join(dbg, '.vmlinux-old'), b'partial')
+            deb = os.path.join(dbg, 'linux-image-%s-dbg_1_amd64.deb' % rel)
+            write(deb, b'cut short')
+            bin_dir = os.path.join(d, 'bin')
+            write(os.path.join(bin_dir, 'dpkg-deb'), '#!/bin/sh\nexit 2\n', 0o755)
+            write(os.path.join(bin_dir, 'tar'), '#!/bin/sh\ncat >/dev/null\n', 0o755)
+            with mock.patch.dict(os.environ, PATH=bin_dir + os.pathsep + os.environ['PATH']):
+                self.assertIsNone(kdumppack.dbg_vmlinux(h, rel))
+            self.assertEqual(sorted(os.listdir(dbg)), ['vmlinux-%s.lock' % rel])
+
 
 if __name__ == '__main__':
     unittest.main()

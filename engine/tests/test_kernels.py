@@ -119,6 +119,48 @@ class Releases(unittest.TestCase):
         self.assertIn('linux-headers-cloud-amd64 (run as root', str(e.exception))
 
 
+class BuildApart(unittest.TestCase):
+    def test_only_built_kernels_in_a_child_and_its_failure(self):
+        done = []
+
+        def run(argv, env):
+            done.append((argv[3:], env['PYTHONPATH'].split(os.pathsep)[0]))
+            return mock.Mock(returncode=status)
+        status = 0
+        with mock.patch.object(kernels.subprocess, 'run', run):
+            kernels.build_apart(['6.1', 'arm64-6.1'], {})
+            kernels.build_apart(['debug', '6.1', 'clang'], {})
+            status = -9
+            with self.assertRaises(SetupError) as e:
+                kernels.build_apart(['debug'], {})
+        self.assertEqual(done[0], (['pcengine.kernels', 'kernel-build', 'debug', 'clang'],
+                                   os.path.join(kernels.ROOT, 'engine')))
+        self.assertEqual(str(e.exception), 'building the debug kernel failed (signal 9)')
+
+
+class Arm64(unittest.TestCase):
+    def test_fetched_before_the_stamp_counts_when_whole(self):
+        with tempfile.TemporaryDirectory() as d:
+            host = kernels.Host({'PC_OUT': d})
+            rel = '6.1.0-57-arm64'
+            root = os.path.join(d, 'arm64-root')
+            headers = os.path.join(root, 'usr/src/linux-headers-' + rel)
+            for path in ('boot/vmlinuz-' + rel, 'bin/busybox'):
+                os.makedirs(os.path.dirname(os.path.join(root, path)), exist_ok=True)
+                with open(os.path.join(root, path), 'w'):
+                    pass
+            os.chmod(os.path.join(root, 'bin/busybox'), 0o755)
+            os.makedirs(headers)
+            os.symlink('../../lib/linux-kbuild-6.1/scripts', os.path.join(headers, 'scripts'))
+            with mock.patch.object(kernels.Host, 'is_root', return_value=False):
+                # The kbuild link, its last step, is missing: not whole.
+                with self.assertRaises(SetupError):
+                    host.fetch_arm64(rel)
+                os.makedirs(os.path.join(root, 'usr/lib/linux-kbuild-6.1'))
+                host.fetch_arm64(rel)
+            self.assertTrue(os.path.isfile(os.path.join(root, '.fetched-' + rel)))
+
+
 class KernelFiles(unittest.TestCase):
     """A kernel given as IMAGE:TREE gets a root of links."""
 
@@ -155,6 +197,17 @@ class KernelFiles(unittest.TestCase):
         self.write('.config', 'CONFIG_PSTORE_RAM=y\n')
         kernelfiles.link_root(self.roots, self.image, self.tree)
         self.assertFalse(os.path.lexists(ko))
+
+    def test_a_link_is_replaced_whole(self):
+        path = os.path.join(self.dir.name, 'link')
+        kernelfiles.link(path, '/a')
+        kernelfiles.link(path, '/b')
+        self.assertEqual(os.readlink(path), '/b')
+        os.makedirs(path + '-dir/x')
+        with self.assertRaises(OSError):
+            kernelfiles.link(path + '-dir', '/c')
+        self.assertEqual(sorted(os.listdir(self.dir.name)),
+                         ['bzImage', 'link', 'link-dir', 'tree'])
 
     def test_what_is_not_a_kernel_of_files(self):
         with self.assertRaises(SetupError) as e:

@@ -12,6 +12,7 @@ import tempfile
 import time
 import unittest
 
+from fixtures import write
 from pcengine import cases, vm, vm_build, vm_io, vm_kdump
 
 
@@ -158,14 +159,11 @@ class Errors(unittest.TestCase):
                          (2, "provoke-crash-vm: --smp 'x': give a whole number from 1 to 8\n"))
 
 
-
-
 class WorkFiles(unittest.TestCase):
     def test_a_small_file_without_its_last_newline(self):
         with tempfile.TemporaryDirectory() as d:
             path = os.path.join(d, 'how')
-            with open(path, 'w') as f:
-                f.write('restored (saved guest k)\n\n')
+            write(path, 'restored (saved guest k)\n\n')
             self.assertEqual(vm_io.read(path), 'restored (saved guest k)')
             self.assertIsNone(vm_io.read(os.path.join(d, 'none')))
 
