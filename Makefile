@@ -151,12 +151,13 @@ docs: tools/provoke-crash
 # marked "BUG on purpose", where crashing is what the code is for.
 checkpatch:
 	@$(CHECKPATCH) --strict --no-tree --terse --show-types -f $(C_SOURCES) | \
-	awk -F: '/^total:/ { next } \
+	awk -F: '/^total:/ { ran++; next } \
 		/CHECK:AVOID_BUG:/ { src = ""; n = 0; \
 			while ((getline l < $$1) > 0) if (++n == $$2) src = l; \
 			close($$1); if (src ~ /BUG on purpose/) { allowed++; next } } \
 		{ print; bad++ } \
-		END { printf "checkpatch --strict: %d reports; %d BUG() on purpose\n", \
+		END { if (!ran) { print "checkpatch did not run"; exit 1 } \
+			printf "checkpatch --strict: %d reports; %d BUG() on purpose\n", \
 			bad, allowed; exit bad > 0 }'
 
 MODDIR = $(DESTDIR)/lib/modules/$(KVER)/extra

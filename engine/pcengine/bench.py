@@ -38,9 +38,8 @@ import subprocess
 import sys
 import threading
 
-from . import ROOT, accel, kdump, ktap, log, runsetup, scope, typegrid
+from . import ROOT, SetupError, accel, engine_env, kdump, ktap, log, runsetup, scope, typegrid
 from .scope import BUILT_KERNELS, matches
-from . import SetupError
 
 # The guest step of a case file or a batch, run by the engine itself:
 # a restore costs 0.35 s, the shell around it cost 0.15 s more.
@@ -63,7 +62,7 @@ UNIT_DONE = {'parse_test': '# unit tests done', 'compare_test': '# compare tests
 GATES = ('lint', 'host-gates', 'vm-case', 'vm-kernel-paths', 'kdump-crash')
 # The gates the engine runs: they write a result line for each of their
 # checks, pass or fail, and exit 0; any other status lost some of them.
-ENGINE_GATES = ('host-gates', 'vm-case', 'vm-kernel-paths', 'kdump-crash')
+ENGINE_GATES = ('lint', 'host-gates', 'vm-case', 'vm-kernel-paths', 'kdump-crash')
 # The series the shard check lists: the run's first Debian one; the
 # host gates wait for it to be prepared, and get it as
 # PC_STEP_SHARD_SERIES.
@@ -186,7 +185,7 @@ class Run:
     def __init__(self, environ):
         # A run inside a run (the shard check lists, the VM runner's
         # case runs the bench) starts from its own PC_KERNELS.
-        self.env = {k: v for k, v in environ.items() if not k.startswith('PC_STEP_')}
+        self.env = engine_env({k: v for k, v in environ.items() if not k.startswith('PC_STEP_')})
         self.env['PC_KERNELS'] = self.env.get('PC_KERNELS') or scope.DEFAULT_KERNELS
         try:
             self.shard_i, self.shard_n = scope.parse_shard(self.env.get('PC_SHARD') or '1/1')
@@ -246,7 +245,7 @@ class Run:
             log('accelerator: %s (%s)' % (self.env['PC_ACCEL'], why))
 
     def prepare_step(self, k, dealt):
-        env = dict(self.env, PC_STEP_DEALT=str(dealt), PYTHONPATH=os.path.join(ROOT, 'engine'))
+        env = dict(self.env, PC_STEP_DEALT=str(dealt))
         return Step(['prepare', str(k), self.names[k - 1]], False, env, self.prepare_command)
 
     def take_prepared(self, k):
@@ -270,8 +269,7 @@ class Run:
             kind, _, case = line.partition(' ')
             if kind not in ('single', 'batch', 'kdump', 'lkdtm'):
                 raise Stop('preparing %s wrote an unknown job: %s' % (series, line))
-            env = dict(self.env, PYTHONPATH=os.path.join(ROOT, 'engine'))
-            yield Step([kind, options, case], True, env, self.case_command)
+            yield Step([kind, options, case], True, self.env, self.case_command)
 
     def list_cases(self):
         dealt = 0
@@ -294,8 +292,7 @@ class Run:
         first = [s for s in self.names if s in SHARD_LISTED]
         gates_k = self.names.index(first[0]) + 1 if first else 1
         # The shard check lists that series (none: it skips, saying so).
-        engine_env = dict(self.env, PYTHONPATH=os.path.join(ROOT, 'engine'))
-        gates_env = dict(engine_env, PC_STEP_SHARD_SERIES=first[0] if first else '')
+        gates_env = dict(self.env, PC_STEP_SHARD_SERIES=first[0] if first else '')
         vm_cases = (self.shard_i == self.shard_n
                     and matches(self.filter, 'vm/readme_first_command'))
         vm_late = False
@@ -307,7 +304,7 @@ class Run:
         # finds its kernel built (or waits on the build's lock).
         built = [s for s in self.names if s in BUILT_KERNELS]
         if built:
-            sched.add(Step(['kernel-build'] + built, False, engine_env, self.kernel_command))
+            sched.add(Step(['kernel-build'] + built, False, self.env, self.kernel_command))
         try:
             while sched.busy():
                 sched.fill()
@@ -333,9 +330,9 @@ class Run:
                     # preparation had the CPUs until then).
                     if (self.env.get('PC_LINT') or '1') == '1' and self.shard_i == 1:
                         log('lint gates')
-                        sched.add(Step(['lint'], False, engine_env, self.lint_command))
+                        sched.add(Step(['lint'], False, self.env, self.lint_command))
                     if vm_cases:
-                        sched.add(Step(['vm-case'], True, engine_env, self.vm_command))
+                        sched.add(Step(['vm-case'], True, self.env, self.vm_command))
                 if k == gates_k and self.shard_i == 1 and matches(self.filter, 'host/gates'):
                     sched.add(Step(['host-gates', '--results', self.results, '--host-tool',
                                     os.path.join(self.scratch, 'host', 'provoke-crash')],
@@ -345,14 +342,14 @@ class Run:
                 # end the run late.
                 if vm_cases and series == 'debug' and not vm_late:
                     vm_late = True
-                    sched.add(Step(['vm-kernel-paths'], True, engine_env, self.vm_command))
+                    sched.add(Step(['vm-kernel-paths'], True, self.env, self.vm_command))
                 for guest in self.guest_steps(k):
                     sched.add(guest)
                 if k == len(self.names):
                     if self.env.get('PC_KDUMP_CRASH') == '1':
-                        sched.add(Step(['kdump-crash'], True, engine_env, KDUMP_CRASH_STEP))
+                        sched.add(Step(['kdump-crash'], True, self.env, KDUMP_CRASH_STEP))
                     if vm_cases and not vm_late:
-                        sched.add(Step(['vm-kernel-paths'], True, engine_env, self.vm_command))
+                        sched.add(Step(['vm-kernel-paths'], True, self.env, self.vm_command))
         except BaseException:
             sched.kill_all()
             raise

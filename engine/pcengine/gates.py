@@ -21,7 +21,7 @@ import subprocess
 import sys
 import xml.etree.ElementTree as ET
 
-from . import ROOT, write_lines
+from . import ROOT, logged, read_text, write_lines
 from .console import lines_of
 
 TESTS = os.path.join(ROOT, 'tests')
@@ -29,17 +29,6 @@ TESTS = os.path.join(ROOT, 'tests')
 # around each and the option of 'provoke-crash types' that prints it.
 DOC_TABLES = (('crash-types.rst', 'TYPES', '--rst'), ('lkdtm.rst', 'LKDTM', '--lkdtm-rst'))
 SLICES = 2
-
-
-def _read(path):
-    with open(path, encoding='utf-8', errors='surrogateescape') as f:
-        return f.read()
-
-
-def _logged(argv, log, **kw):
-    """ARGV's status, its stdout and stderr in LOG."""
-    with open(log, 'wb') as f:
-        return subprocess.run(argv, stdout=f, stderr=subprocess.STDOUT, **kw).returncode
 
 
 def unit(results):
@@ -56,9 +45,9 @@ def unit(results):
 
 def fuzz(results, seconds):
     log = os.path.join(results, 'fuzz.log')
-    ok = _logged(['make', '-s', '-C', os.path.join(TESTS, 'fuzz'), 'run',
+    ok = logged(['make', '-s', '-C', os.path.join(TESTS, 'fuzz'), 'run',
                   'FUZZ_SECONDS=%s' % seconds], log) == 0
-    text = lines_of(_read(log))
+    text = lines_of(read_text(log))
     if ok:
         done = [m for line in text for m in re.findall(r'Done [0-9]+ runs', line)]
         lines = ['ok fuzz/parse_line',
@@ -98,10 +87,10 @@ def check_unit(results):
     """The tests that need no guest; their line goes with the JUnit
     check's."""
     log = os.path.join(results, 'check-unit.log')
-    if _logged(['make', '-s', '-C', ROOT, 'check-unit'], log) == 0:
+    if logged(['make', '-s', '-C', ROOT, 'check-unit'], log) == 0:
         lines = ['ok host/check_unit']
     else:
-        lines = ['not ok host/check_unit'] + ['# ' + line for line in lines_of(_read(log))[-15:]]
+        lines = ['not ok host/check_unit'] + ['# ' + line for line in lines_of(read_text(log))[-15:]]
     write_lines(os.path.join(results, 'junit.result'), lines, 'a')
 
 
@@ -130,7 +119,7 @@ def docs(results, host_tool):
         path = os.path.join(ROOT, 'Documentation', 'provoke-crash', doc)
         printed = subprocess.run([host_tool, 'types', opt], stdout=subprocess.PIPE,
                                  universal_newlines=True, errors='surrogateescape').stdout
-        diff += difflib.unified_diff(between(_read(path), mark), lines_of(printed),
+        diff += difflib.unified_diff(between(read_text(path), mark), lines_of(printed),
                                      'Documentation/provoke-crash/' + doc,
                                      'provoke-crash types ' + opt, lineterm='')
     write_lines(os.path.join(results, 'docs.diff'), diff)
@@ -153,8 +142,8 @@ def listing(results, s, series):
     with open(name, 'wb') as out, open(name + '.log', 'wb') as err:
         failed = subprocess.run([os.path.join(TESTS, 'run')], stdout=out, stderr=err,
                                 env=env).returncode
-    log = lines_of(_read(name + '.log'))
-    return failed, lines_of(_read(name)), log[-1] if log else ''
+    log = lines_of(read_text(name + '.log'))
+    return failed, lines_of(read_text(name)), log[-1] if log else ''
 
 
 def shard_partition(results, series, lister=listing):

@@ -22,11 +22,9 @@ import shutil
 import subprocess
 import sys
 
-from . import ROOT, SetupError, builtkernel, kernels
+from . import ROOT, SetupError, builtkernel, engine_env, kernels, logged, read_text
 from .console import lines_of
-from .gates import _logged, _read
 
-ENGINE = os.path.join(ROOT, 'engine')
 # checkpatch.pl and what it reads, from Debian's 6.1 source package.
 SOURCE = '/usr/src/linux-source-6.1.tar.xz'
 CHECKPATCH_FILES = ('linux-source-6.1/scripts/checkpatch.pl',
@@ -48,7 +46,7 @@ ask provoke-crash arm vfs_read corrupt_s
 
 def _lines(log):
     try:
-        return lines_of(_read(log))
+        return lines_of(read_text(log))
     except OSError:
         return []
 
@@ -70,12 +68,6 @@ def result(rc, name, log, proof=''):
 
 def skip(name, why):
     return ['ok lint/%s # SKIP %s' % (name, why)]
-
-
-def _engine_env(env):
-    """ENV for a module of the engine run as a program."""
-    path = env.get('PYTHONPATH')
-    return dict(env, PYTHONPATH=ENGINE + (os.pathsep + path if path else ''))
 
 
 def _copy(names, dest):
@@ -114,19 +106,21 @@ def checkpatch(out, env):
         return skip('checkpatch', SOURCE + ' not installed') + \
             skip('commits', SOURCE + ' not installed')
     sys.stdout.flush()
-    subprocess.run(['tar', '-C', out, '-xf', SOURCE, '--wildcards'] + list(CHECKPATCH_FILES),
-                   env=env)
     script = os.path.join(out, CHECKPATCH_FILES[0])
+    if subprocess.run(['tar', '-C', out, '-xf', SOURCE, '--wildcards'] + list(CHECKPATCH_FILES),
+                      env=env).returncode or not os.path.isfile(script):
+        why = 'could not take checkpatch.pl from ' + SOURCE
+        return ['not ok lint/checkpatch # ' + why, 'not ok lint/commits # ' + why]
     log = os.path.join(out, 'checkpatch.log')
-    rc = _logged(['make', '-s', '-C', ROOT, 'checkpatch', 'CHECKPATCH=' + script], log, env=env)
+    rc = logged(['make', '-s', '-C', ROOT, 'checkpatch', 'CHECKPATCH=' + script], log, env=env)
     lines = result(rc, 'checkpatch', log, last_line(log))
     if subprocess.run(['git', '-c', 'safe.directory=' + ROOT, '-C', ROOT, 'rev-parse', '-q',
                        '--verify', 'HEAD'], stdout=subprocess.DEVNULL,
                       stderr=subprocess.DEVNULL, env=env).returncode:
         return lines + skip('commits', 'not a git checkout')
     log = os.path.join(out, 'commits.log')
-    rc = _logged([sys.executable, '-P', '-m', 'pcengine.lint_commits', script], log,
-                 env=_engine_env(env))
+    rc = logged([sys.executable, '-P', '-m', 'pcengine.lint_commits', script], log,
+                 env=engine_env(env))
     return lines + result(rc, 'commits', log, last_line(log))
 
 
@@ -135,7 +129,7 @@ def shellcheck(out, env):
     if not shutil.which('shellcheck', path=env.get('PATH')):
         return skip('shellcheck', 'shellcheck not installed')
     log = os.path.join(out, 'shellcheck.log')
-    rc = _logged(['make', '-s', '-C', ROOT, 'check-shell'], log, env=env)
+    rc = logged(['make', '-s', '-C', ROOT, 'check-shell'], log, env=env)
     return result(rc, 'shellcheck', log, last_line(log))
 
 
@@ -161,12 +155,13 @@ def w1_sparse(out, rel, roots, env):
     tree = os.path.join(out, 'src-' + rel)
     _copy([os.path.join(ROOT, 'module'), os.path.join(ROOT, 'include')], tree)
     log = os.path.join(out, 'sparse-%s.log' % rel)
-    rc = _logged(['make', '-C', kdir, 'M=' + os.path.join(tree, 'module'), 'W=1', 'C=1']
+    rc = logged(['make', '-C', kdir, 'M=' + os.path.join(tree, 'module'), 'W=1', 'C=1']
                  + kernels.kbuild_llvm(os.path.join(kdir, '.config')) + ['modules'], log, env=env)
     lines = _lines(log)
     warned = [line for line in lines if re.search('warning:|error:', line)] if rc == 0 else []
     checked = len([line for line in lines if line.startswith('  CHECK')])
-    return warned + result(rc or len(warned), 'w1_sparse_' + series, log,
+    # A build that checked nothing proves nothing.
+    return warned + result(rc or len(warned) or not checked, 'w1_sparse_' + series, log,
                            'W=1 C=1 against %s: sparse checked %d files, no warning'
                            % (rel, checked))
 
@@ -177,7 +172,7 @@ def tool(out, env):
     log = os.path.join(out, 'tool.log')
     sources = ['tools/provoke-crash.c', 'tools/checks.c', 'module/parse.c',
                'module/parse_compare.c', 'module/parse_caller.c']
-    rc = _logged(['gcc', '-O2', '-Wall', '-Wextra', '-Werror',
+    rc = logged(['gcc', '-O2', '-Wall', '-Wextra', '-Werror',
                   '-I' + os.path.join(ROOT, 'include'), '-o', os.path.join(out, 'provoke-crash')]
                  + [os.path.join(ROOT, s) for s in sources], log, env=env)
     return result(rc, 'tool_werror', log)
@@ -239,9 +234,9 @@ def docs(out, env):
     """The documentation holds together (lint_docs.py)."""
     log = os.path.join(out, 'docs.log')
     python = DOCS_PYTHON if os.path.exists(DOCS_PYTHON) else sys.executable
-    rc = _logged([python, '-P', '-m', 'pcengine.lint_docs',
+    rc = logged([python, '-P', '-m', 'pcengine.lint_docs',
                   os.path.join(ROOT, 'Documentation', 'provoke-crash')], log,
-                 env=_engine_env(env))
+                 env=engine_env(env))
     return result(rc, 'docs_rst', log, last_line(log))
 
 
@@ -297,16 +292,24 @@ def main(releases, env):
 
 
 def step_releases(env):
-    """The bench's lint step's releases: its x86-64 series; a built
-    kernel's release waits for its build, at low priority, which the
-    gates then check too."""
+    """The bench's lint step's releases, and a failed line for each
+    series that has none: its x86-64 series; a built kernel's release
+    waits for its build (apart, at low priority), which the gates then
+    check too."""
     host = kernels.Host(env)
     series = [s for s in (env.get('PC_STEP_KERNELS') or '').split()
               if kernels.series_arch(s) == 'amd64']
-    releases = [host.kernel_release(s) for s in series if not builtkernel.built_kernel(s)]
     late = [s for s in series if builtkernel.built_kernel(s)]
-    kernels.build_apart(late, env)
-    return releases + [host.kernel_release(s) for s in late]
+    releases, failed = [], []
+    for s in [s for s in series if s not in late] + late:
+        try:
+            if s in late:
+                kernels.build_apart([s], env)
+            releases.append(host.kernel_release(s))
+        except SetupError as e:
+            failed.append('not ok lint/release_%s # %s' % (
+                s, e.args[0] if e.args and e.args[0] else 'no release (why: above)'))
+    return releases, failed
 
 
 def step(env):
@@ -317,12 +320,9 @@ def step(env):
         os.dup2(f.fileno(), 2)
     # In order with what the steps under it write there.
     sys.stdout.reconfigure(line_buffering=True)
-    try:
-        releases = step_releases(env)
-    except SetupError as e:
-        print('provoke-crash: %s' % (e.args[0] if e.args and e.args[0] else
-                                     'a kernel of the run has no release'))
-        return 1
+    releases, failed = step_releases(env)
+    for line in failed:
+        print(line)
     return main(releases, env)
 
 

@@ -117,7 +117,13 @@ def message_errors(commit, checkpatch):
     r = subprocess.run(['perl', checkpatch, '--strict', '--no-tree', '--terse', '--show-types',
                         '-'], input=patch, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                        cwd=ROOT)
-    return found + checkpatch_findings(_text(r.stdout), message_end(_text(patch)))
+    said = _text(r.stdout)
+    # 0 or 1 and its total line: it ran (1: it found something, perhaps
+    # in the files, which are the file gates' business).
+    if r.returncode not in (0, 1) or not re.search(r'(?m)^total: ', said):
+        return found + ['checkpatch did not run (status %d): %s' % (
+            r.returncode, ' '.join(lines_of(said)[-2:]) or 'no output')]
+    return found + checkpatch_findings(said, message_end(_text(patch)))
 
 
 def base_of(text):

@@ -60,8 +60,9 @@ def parse(text, path):
     with contextlib.redirect_stderr(err):
         try:
             docutils.core.publish_doctree(text, source_path=path, settings_overrides=SETTINGS)
-        except SystemExit:
-            pass
+        except SystemExit as e:
+            # It halted: what it said, or at least that it did.
+            return lines_of(err.getvalue()) or ['docutils stopped (%s) on %s' % (e.code, path)]
     return lines_of(err.getvalue())
 
 

@@ -70,7 +70,7 @@ class Sparse(Temp):
             self.argv = argv
             write(log, text)
             return rc
-        with mock.patch.object(lint, '_logged', fake), \
+        with mock.patch.object(lint, 'logged', fake), \
                 mock.patch.object(lint, '_copy'), \
                 mock.patch.object(lint.kernels, 'kbuild_llvm', return_value=['LLVM=-19']):
             return lint.w1_sparse(self.dir, '6.1.0-57-cloud-amd64', self.dir, {})
@@ -159,15 +159,29 @@ class Main(Temp):
             'checkpatch', 'shellcheck', 'tool', 'ok lint/dkms_build # SKIP no kernel release',
             'ok lint/install_uninstall # SKIP no kernel release', 'docs', 'completion'])
 
-    def test_the_bench_steps_releases(self):
-        # Debian's first, then the built kernels' (waiting for their
-        # build); arm64's are not linted.
-        with mock.patch.object(lint.kernels.Host, 'kernel_release', lambda self, s: 'rel-' + s), \
+    def step_releases(self, kernels, release):
+        with mock.patch.object(lint.kernels.Host, 'kernel_release', release), \
                 mock.patch.object(lint.builtkernel, 'built_kernel', lambda s: s == 'debug'), \
-                mock.patch.object(lint.os, 'setpriority'):
-            self.assertEqual(lint.step_releases(
-                {'PC_OUT': self.dir, 'PC_STEP_KERNELS': 'debug 6.1 arm64-6.1 6.12-rt'}),
-                ['rel-6.1', 'rel-6.12-rt', 'rel-debug'])
+                mock.patch.object(lint.kernels, 'build_apart') as build:
+            got = lint.step_releases({'PC_OUT': self.dir, 'PC_STEP_KERNELS': kernels})
+        return got, [c[0][0] for c in build.call_args_list]
+
+    def test_the_bench_steps_releases(self):
+        # Debian's first, then the built kernels' (built apart first);
+        # arm64's are not linted.
+        got, built = self.step_releases('debug 6.1 arm64-6.1 6.12-rt',
+                                        lambda self, s: 'rel-' + s)
+        self.assertEqual(got, (['rel-6.1', 'rel-6.12-rt', 'rel-debug'], []))
+        self.assertEqual(built, [['debug']])
+
+    def test_a_series_without_a_release_fails_by_name(self):
+        def release(host, series):
+            if series == '6.12':
+                raise lint.SetupError('no /boot/vmlinuz-6.12.*-cloud-amd64')
+            return 'rel-' + series
+        got, _ = self.step_releases('6.1 6.12', release)
+        self.assertEqual(got, (['rel-6.1'], [
+            'not ok lint/release_6.12 # no /boot/vmlinuz-6.12.*-cloud-amd64']))
 
 
 INDEX = 'Index\n=====\n\n.. toctree::\n   :maxdepth: 1\n\n   usage\n   design\n'

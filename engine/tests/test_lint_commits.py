@@ -108,7 +108,9 @@ class Repository(unittest.TestCase):
         with open(self.checkpatch, 'w') as f:
             f.write('while (<STDIN>) {\n'
                     '  print "-:$.: WARNING:TYPO_SPELLING: Whyy\\n" if /^Whyy/;\n}\n'
-                    'print "-:99: WARNING:TYPO_SPELLING: in the code\\n";\n')
+                    'print "-:99: WARNING:TYPO_SPELLING: in the code\\n";\n'
+                    'print "total: 0 errors, 2 warnings, 0 checks, 9 lines checked\\n";\n'
+                    'exit 1;\n')
         patcher = mock.patch.object(lint_commits, 'ROOT', repo)
         patcher.start()
         self.addCleanup(patcher.stop)
@@ -120,6 +122,12 @@ class Repository(unittest.TestCase):
 
     def head(self, rev):
         return git(self.repo, 'rev-parse', rev).decode()[:12]
+
+    def test_a_checkpatch_that_does_not_run_fails_each_commit(self):
+        self.checkpatch += '.none'
+        bad, lines = self.check(self.base)
+        self.assertEqual(bad, 3)
+        self.assertTrue(lines[1].startswith('    checkpatch did not run (status 2): '), lines[1])
 
     def test_since_the_base(self):
         bad, lines = self.check(self.base)

@@ -56,7 +56,7 @@ class Tree(unittest.TestCase):
         write(os.path.join(root, 'guest', 'init'), '#!/bin/busybox sh\n')
         write(os.path.join(root, 'tools', 'a.bash-completion'), 'complete\n')
         # Not the tree's: what the generators wrote, and the build.
-        write(os.path.join(root, 'engine', 'tests', 'made.sh'), 'true\n')
+        write(os.path.join(root, 'engine', 'tests', 'cases', 'made.sh'), 'true\n')
         write(os.path.join(root, 'build', 'out.sh'), 'true\n')
         bin_dir = os.path.join(tmp.name, 'bin')
         write(os.path.join(bin_dir, 'shellcheck'), FAKE, 0o755)
