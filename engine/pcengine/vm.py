@@ -205,16 +205,18 @@ def run(argv, program, work, t0):
 
     t1 = time.time()
     log('building provoke_crash for %s' % r.rel)
-    log('module: %s' % vm_build.build_cached(env['PC_OUT'], r))
     arms = write_root(o, r, work)
-    vm_build.pack_initrd(env['PC_OUT'], r, work)
     # The host reads ramoops' record from the stopped guest's memory, or
     # (--pstore-boot) a second boot prints it; kdump keeps none.
     pstore = '1' if o.pstore_boot else 'ram'
     qemu_extra = env.get('PC_QEMU_EXTRA', '')
-    if kd:
-        boot, qemu_extra = kd.prepare(boot, qemu_extra)
-        pstore = '0'
+    # What is built under OUT/REL, to the guest's initrd in WORK.
+    with vm_build.release_lock(env['PC_OUT'], r.rel):
+        log('module: %s' % vm_build.build_cached(env['PC_OUT'], r))
+        vm_build.pack_initrd(env['PC_OUT'], r, work)
+        if kd:
+            boot, qemu_extra = kd.prepare(boot, qemu_extra)
+            pstore = '0'
     if pstore != '0':
         why = initramfs.ramoops_absent(r.host, r.rel)
         if why:

@@ -2,8 +2,16 @@
 """The VM runner's kernel release and its builds, each cached until
 what it is made of changes: the host's tool (which reads the type
 table), the module with pc-guest and the static tool, and the base
-initramfs.  A repeat run builds nothing (vm.py runs these)."""
+initramfs.  A repeat run builds nothing (vm.py runs these).
 
+Two runners may share PC_OUT (two terminals, or the bench's runner
+cases): what one builds for a release, under OUT/REL, is built under
+that release's lock, and the host's tool under OUT/host.lock, so that
+neither rebuilds the other's files under it.  The lock is a flock: it
+goes with the process, however that ends."""
+
+import contextlib
+import fcntl
 import hashlib
 import os
 import shutil
@@ -68,6 +76,19 @@ def _run(argv, **kw):
         raise SetupError('%s: %s' % (argv[0], e.strerror))
 
 
+@contextlib.contextmanager
+def locked(path):
+    """PATH's lock held (a flock on it) for the block."""
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, 'w') as f:
+        fcntl.flock(f, fcntl.LOCK_EX)
+        yield
+
+
+def release_lock(out, rel):
+    return locked(os.path.join(out, rel + '.lock'))
+
+
 def host_tool(out):
     """The tool built for the host, which reads the table (types
     --table); rebuilt only when its sources change."""
@@ -78,7 +99,18 @@ def host_tool(out):
     key = _hash_files(ROOT, srcs)
     if read(tool + '.key') == key and os.access(tool, os.X_OK):
         return tool
+    with locked(os.path.join(out, 'host.lock')):
+        # Built by another runner while this one waited.
+        if read(tool + '.key') == key and os.access(tool, os.X_OK):
+            return tool
+        _build_tool(tool, key)
+    return tool
+
+
+def _build_tool(tool, key):
     os.makedirs(os.path.dirname(tool), exist_ok=True)
+    if os.path.exists(tool + '.key'):
+        os.unlink(tool + '.key')
     r = _run(['gcc', '-O0', '-I' + os.path.join(ROOT, 'include'), '-o', tool,
               *(os.path.join(ROOT, s) for s in HOST_TOOL_SOURCES)],
              stdout=subprocess.PIPE, stderr=subprocess.STDOUT, universal_newlines=True)
@@ -88,7 +120,6 @@ def host_tool(out):
                          "(gcc's first lines above)")
     with open(tool + '.key', 'w') as f:
         f.write(key + '\n')
-    return tool
 
 
 def build_cached(out, r):

@@ -6,11 +6,13 @@ No guest: the runner's own cases (pcengine.vmcases) run those."""
 
 import argparse
 import contextlib
+import fcntl
 import io
 import os
 import tempfile
 import time
 import unittest
+from unittest import mock
 
 from fixtures import write
 from pcengine import cases, vm, vm_build, vm_io, vm_kdump
@@ -157,6 +159,31 @@ class Errors(unittest.TestCase):
             status = vm.main(['provoke-crash-vm', '--smp', 'x'])
         self.assertEqual((status, err.getvalue()),
                          (2, "provoke-crash-vm: --smp 'x': give a whole number from 1 to 8\n"))
+
+
+class Locks(unittest.TestCase):
+    def test_a_release_s_builds_wait_for_another_runner_s(self):
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, 'out', '6.1.0-57-cloud-amd64.lock')
+            with vm_build.release_lock(os.path.join(d, 'out'), '6.1.0-57-cloud-amd64'):
+                with open(path) as other:
+                    with self.assertRaises(BlockingIOError):
+                        fcntl.flock(other, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            with open(path) as other:
+                fcntl.flock(other, fcntl.LOCK_EX | fcntl.LOCK_NB)
+
+    def test_the_host_tool_built_while_waiting_is_taken(self):
+        with tempfile.TemporaryDirectory() as d:
+            calls = []
+
+            def build(tool, key):
+                calls.append(key)
+                write(tool, '', 0o755)
+                write(tool + '.key', key + '\n')
+            with mock.patch.object(vm_build, '_build_tool', build):
+                tool = vm_build.host_tool(d)
+                self.assertEqual(vm_build.host_tool(d), tool)
+            self.assertEqual(len(calls), 1)
 
 
 class WorkFiles(unittest.TestCase):
