@@ -5,6 +5,7 @@ saved and restored), the console protocol and parser, the verdict on a
 case and the KTAP report (see each module)."""
 
 import os
+import shutil
 import subprocess
 import sys
 
@@ -45,6 +46,15 @@ def read_text(path):
     """A text file's whole text (bytes that are not UTF-8 kept as read)."""
     with open(path, encoding='utf-8', errors='surrogateescape') as f:
         return f.read()
+
+
+def cat(parts, out):
+    """The files PARTS, one after another, into OUT (as cat(1)): a
+    kernel unpacks cpio archives laid end to end, one over the other."""
+    with open(out, 'wb') as dst:
+        for part in parts:
+            with open(part, 'rb') as src:
+                shutil.copyfileobj(src, dst)
 
 
 def logged(argv, log, **kw):

@@ -11,7 +11,7 @@ import shutil
 import subprocess
 import sys
 
-from . import ROOT, SetupError
+from . import ROOT, SetupError, cat
 
 # The tool checks an arm line with the module's own parser.
 HOST_TOOL_SOURCES = ('tools/provoke-crash.c', 'tools/checks.c', 'module/parse.c',
@@ -87,11 +87,9 @@ def module(host, rel, twin=True):
                 p.kill()
                 p.wait()
     failed = [m for m, p in builds if p.wait()]
-    with open(log, 'wb') as out:
-        for m, _ in builds:
-            with open('%s.%s' % (log, m), 'rb') as f:
-                shutil.copyfileobj(f, out)
-            os.unlink('%s.%s' % (log, m))
+    cat(['%s.%s' % (log, m) for m, _ in builds], log)
+    for m, _ in builds:
+        os.unlink('%s.%s' % (log, m))
     _judge(log, failed, 'module build', rel)
     static(host, rel, os.path.join(d, 'pc-guest'), ['guest/pc-guest.c'])
     static(host, rel, os.path.join(d, 'provoke-crash'), HOST_TOOL_SOURCES, ['include'])

@@ -20,7 +20,7 @@ import sys
 import tempfile
 import time
 
-from . import qemu, qmp, ramoops, snapshot
+from . import cat, qemu, qmp, ramoops, snapshot
 
 
 def boot(o):
@@ -30,10 +30,7 @@ def boot(o):
     if o.payload:
         # The kernel unpacks both archives, one after the other.
         initrd = o.console + '.initrd'
-        with open(initrd, 'wb') as f:
-            for part in (o.initrd, o.payload):
-                with open(part, 'rb') as p:
-                    shutil.copyfileobj(p, f)
+        cat((o.initrd, o.payload), initrd)
         o = argparse.Namespace(**{**vars(o), 'initrd': initrd})
     # Only a guest whose ramoops the host reads has a QMP socket.
     sockets = tempfile.mkdtemp(prefix='pc-boot-') if o.read_ramoops else None

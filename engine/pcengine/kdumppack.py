@@ -30,7 +30,7 @@ import tempfile
 import time
 import urllib.request
 
-from . import ROOT, SetupError, cache_of, initramfs, log
+from . import ROOT, SetupError, cache_of, cat, initramfs, log
 from .kernels import version_key
 
 # The guest's tools, as paths in their root (tools_root()).
@@ -268,10 +268,7 @@ def initrd(host, rel, out, archives=()):
     OUT/REL/initramfs.cpio), then extra()'s, one after the other."""
     d = os.path.join(host.out, rel)
     parts = list(archives) or [d + '/initramfs.cpio']
-    with open(out, 'wb') as dst:
-        for part in parts + [d + '/kdump-extra.cpio']:
-            with open(part, 'rb') as src:
-                shutil.copyfileobj(src, dst)
+    cat(parts + [d + '/kdump-extra.cpio'], out)
 
 
 def pack(host, rel):

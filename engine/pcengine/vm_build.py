@@ -14,11 +14,10 @@ import contextlib
 import fcntl
 import hashlib
 import os
-import shutil
 import subprocess
 import sys
 
-from . import ROOT, SetupError, build, cases, initramfs, kernels
+from . import ROOT, SetupError, build, cases, cat, initramfs, kernels
 from .build import HOST_TOOL_SOURCES
 from .vm_io import read
 
@@ -171,10 +170,7 @@ def pack_initrd(out, r, work):
         with open(os.path.join(d, 'initramfs-base.key'), 'w') as f:
             f.write(key + '\n')
     initramfs.pack_cpio(os.path.join(work, 'root'), os.path.join(work, 'run.cpio'))
-    with open(os.path.join(work, 'initrd'), 'wb') as f:
-        for part in (base, os.path.join(work, 'run.cpio')):
-            with open(part, 'rb') as p:
-                shutil.copyfileobj(p, f)
+    cat((base, os.path.join(work, 'run.cpio')), os.path.join(work, 'initrd'))
 
 
 # Guest files that are not in the base archive: a change to them keeps
