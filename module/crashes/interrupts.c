@@ -14,6 +14,7 @@
 #include <linux/smp.h>
 #include <linux/timer.h>
 
+#include "../compat.h"
 #include "../provoke_crash.h"
 
 /*
@@ -141,8 +142,8 @@ static int pc_hrtimer_fire(bool bug)
 		       bug ? "bug_in_hardirq" : "panic_in_hardirq");
 		return -EBUSY;
 	}
-	hrtimer_init(&pc_hrtimer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_PINNED_HARD);
-	pc_hrtimer.function = pc_hrtimer_crash;
+	pc_hrtimer_setup(&pc_hrtimer, pc_hrtimer_crash, CLOCK_MONOTONIC,
+			 HRTIMER_MODE_REL_PINNED_HARD);
 	pc_hrtimer_bug = bug;
 	preempt_disable();
 	hrtimer_start(&pc_hrtimer, ms_to_ktime(1), HRTIMER_MODE_REL_PINNED_HARD);
@@ -226,7 +227,7 @@ void pc_interrupts_exit(void)
 {
 	if (atomic_read(&pc_hrtimer_used))
 		hrtimer_cancel(&pc_hrtimer);
-	del_timer_sync(&pc_softirq_timer);
+	pc_timer_delete_sync(&pc_softirq_timer);
 	irq_work_sync(&pc_hardirq_work);
 	pc_nmi_exit();
 }

@@ -15,9 +15,9 @@
 #include <linux/vmalloc.h>
 #ifdef CONFIG_X86_64
 #include <asm/special_insns.h>
-#include <asm/tlbflush.h>
 #endif
 
+#include "../compat.h"
 #include "../provoke_crash.h"
 
 /* The smallest function that returns at once, as machine code. */
@@ -194,23 +194,23 @@ int pc_crash_exec_null(void)
 #ifdef CONFIG_X86_64
 /*
  * CR4 pinning: native_write_cr4() sets the pinned bits again when a
- * write clears them, and warns.  cr4_update_irqsoff() keeps the CPU's
- * shadow of CR4 and writes it; the second call puts the shadow back in
- * line with what the CPU holds.
+ * write clears them, and warns.  How a module reaches that write differs
+ * between kernels: compat.c.
  */
 int pc_crash_unset_smep(void)
 {
-	unsigned long flags, after;
+	unsigned long after;
+	int ret;
 
 	if (!(native_read_cr4() & X86_CR4_SMEP)) {
 		pr_err("XFAIL: unset_smep: SMEP is off in CR4: nothing is pinned to clear\n");
 		return -EOPNOTSUPP;
 	}
-	local_irq_save(flags);
-	cr4_update_irqsoff(0, X86_CR4_SMEP);
-	after = native_read_cr4();
-	cr4_update_irqsoff(X86_CR4_SMEP, 0);
-	local_irq_restore(flags);
+	ret = pc_cr4_clear_pinned(X86_CR4_SMEP, &after);
+	if (ret) {
+		pr_err("XFAIL: unset_smep: this kernel gives modules no way to write CR4\n");
+		return ret;
+	}
 	if (after & X86_CR4_SMEP)
 		pr_info("unset_smep: SMEP is still set in CR4: the pinning put it back\n");
 	else

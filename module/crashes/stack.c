@@ -13,13 +13,13 @@
 #include <linux/sched/task.h>
 #include <linux/sched/task_stack.h>
 #include <linux/spinlock.h>
-#include <linux/stackleak.h>
 #include <linux/string.h>
 #ifdef CONFIG_X86_64
 #include <linux/objtool.h>
 #include <asm/orc_types.h>
 #endif
 
+#include "../compat.h"
 #include "../provoke_crash.h"
 
 /* Out of line, so that neither the compiler nor FORTIFY sees the size. */
@@ -180,11 +180,11 @@ int pc_crash_report_stack_canary(void)
 }
 #endif
 
-#ifdef CONFIG_GCC_PLUGIN_STACKLEAK
+#ifdef PC_HAVE_STACK_ERASE
 /*
  * The stack below the deepest point this system call has reached was
  * erased when the last one returned: from the top of that poison down to
- * the stack's end, every word must be STACKLEAK_POISON.
+ * the stack's end, every word must be the erasing's poison.
  */
 int pc_crash_stackleak_erasing(void)
 {
@@ -199,7 +199,7 @@ int pc_crash_stackleak_erasing(void)
 	}
 	top = stackleak_find_top_of_poison(low, high);
 	for (p = low; p < top; p += sizeof(unsigned long))
-		if (*(unsigned long *)p != STACKLEAK_POISON)
+		if (*(unsigned long *)p != PC_STACK_ERASE_POISON)
 			dirty++;
 	if (dirty)
 		pr_err("FAIL: stackleak_erasing: %lu words below the poison's top are not erased\n",
@@ -212,7 +212,7 @@ int pc_crash_stackleak_erasing(void)
 #else
 int pc_crash_stackleak_erasing(void)
 {
-	pc_expected_config("stackleak_erasing", "CONFIG_GCC_PLUGIN_STACKLEAK", false);
+	pc_expected_config("stackleak_erasing", PC_STACK_ERASE_CONFIG, false);
 	return -EOPNOTSUPP;
 }
 #endif
