@@ -24,8 +24,9 @@
  * context:  the deepest context the routine may run in (see PC_CTX_*).
  * fate:     what the kernel does when it works (see PC_FATE_*).
  * needs:    what the kernel must have for the crash to be seen, as words:
- *           CONFIG_FOO (built in), !CONFIG_FOO (an option that defeats
- *           the type: the bench skips it there), name=value (a boot
+ *           CONFIG_FOO (built in), CONFIG_A|CONFIG_B (either: an
+ *           option renamed between kernels), !CONFIG_FOO (an option that
+ *           defeats the type: the bench skips it there), name=value (a boot
  *           parameter; the bench boots with it), "smp" (a second CPU to
  *           observe it from), "cpu:FEATURE" (a CPU feature, by its x86
  *           /proc/cpuinfo flag; the bench and the VM runner boot QEMU's
@@ -385,8 +386,8 @@ PC_CRASH_TYPE(report_stack_canary, "REPORT_STACK_CANARY",
 	      stack, PC_CTX_TASK, PC_FATE_REPORT, "CONFIG_STACKPROTECTOR",
 	      "find the task's canary in a protected frame; each task must have its own",
 	      "report_stack_canary: pid [0-9]+: its canary guards the frame, not init_task's")
-PC_CRASH_TYPE(stackleak_erasing, "STACKLEAK_ERASING",
-	      stack, PC_CTX_TASK, PC_FATE_REPORT, "CONFIG_GCC_PLUGIN_STACKLEAK",
+PC_CRASH_TYPE(stackleak_erasing, "STACKLEAK_ERASING KSTACK_ERASE",
+	      stack, PC_CTX_TASK, PC_FATE_REPORT, "CONFIG_GCC_PLUGIN_STACKLEAK|CONFIG_KSTACK_ERASE",
 	      "check that the stack below the deepest point of this syscall is erased",
 	      "stackleak_erasing: OK: the rest of the thread stack is properly erased")
 PC_CRASH_TYPE(double_fault, "DOUBLE_FAULT",
@@ -429,6 +430,9 @@ PC_CRASH_TYPE(write_opd, "WRITE_OPD", powerpc, PC_CTX_NMI, PC_FATE_OOPS, "powerp
 PC_CRASH_TYPE(slb_multihit, "PPC_SLB_MULTIHIT", powerpc, PC_CTX_NMI, PC_FATE_REPORT, "powerpc",
 	      "insert duplicate SLB entries: the machine check must recover (64-bit Book3S powerpc)",
 	      "slb_multihit runs only on powerpc, and this kernel is ")
+PC_CRASH_TYPE(radix_tlbiel, "PPC_RADIX_TLBIEL", powerpc, PC_CTX_ATOMIC, PC_FATE_PANIC, "powerpc",
+	      "a local TLB invalidation the radix MMU rejects: an unrecoverable machine check (64-bit Book3S powerpc)",
+	      "radix_tlbiel runs only on powerpc, and this kernel is ")
 
 /* The types only arm64 has, in their own table. */
 #include "provoke_crash_arm64.h"

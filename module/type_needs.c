@@ -34,6 +34,27 @@ static const struct pc_config *pc_config_find(const char *name, size_t len)
 	return NULL;
 }
 
+/* "CONFIG_A|CONFIG_B" (@n bytes): an option renamed between kernels. */
+static bool pc_any_config(const char *word, size_t n)
+{
+	const struct pc_config *config;
+	size_t len;
+
+	while (n) {
+		len = strcspn(word, "| ");
+		if (len > n)
+			len = n;
+		config = pc_config_find(word, len);
+		if (config && config->enabled)
+			return true;
+		if (len == n)
+			break;
+		word += len + 1;
+		n -= len + 1;
+	}
+	return false;
+}
+
 const char *pc_type_unmet_config(const struct pc_crash_type *type, int *len)
 {
 	const char *word, *p = type->needs;
@@ -49,6 +70,13 @@ const char *pc_type_unmet_config(const struct pc_crash_type *type, int *len)
 		negated = *word == '!';
 		if (n <= negated || strncmp(word + negated, "CONFIG_", 7))
 			continue;
+		if (!negated && memchr(word, '|', n)) {
+			if (!pc_any_config(word, n)) {
+				*len = n;
+				return word;
+			}
+			continue;
+		}
 		config = pc_config_find(word + negated, n - negated);
 		/* Made from the same table, the list has every word. */
 		if (!config || config->enabled == negated) {

@@ -104,10 +104,14 @@ def needs_of(kernel, words):
     its command line, a second CPU, the CONFIG_ options it lacks, the
     !CONFIG_ ones it has (they defeat the type), the one architecture the
     type runs on when it is not the kernel's.  cpu:FEATURE words ask for
-    what QEMU's -cpu max has."""
+    what QEMU's -cpu max has.  CONFIG_A|CONFIG_B: either will do (an
+    option renamed between kernels)."""
     boot, missing, defeated, smp, arch = [], [], [], 1, ''
     for word in words.split():
-        if word.startswith('CONFIG_'):
+        if word.startswith('CONFIG_') and '|' in word:
+            if not any(kernel.has(w) for w in word.split('|')):
+                missing.append(word.replace('|', ' or '))
+        elif word.startswith('CONFIG_'):
             if not kernel.has(word):
                 missing.append(word)
         elif word.startswith('!CONFIG_'):

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * LKDTM's powerpc tests, WRITE_OPD (a write to a function descriptor,
- * which only 64-bit ELFv1 has) and PPC_SLB_MULTIHIT (duplicate SLB
- * entries, which only Book3S-64 has).  This module is built for x86-64
+ * which only 64-bit ELFv1 has), PPC_SLB_MULTIHIT (duplicate SLB
+ * entries, which only Book3S-64 has) and PPC_RADIX_TLBIEL (a tlbiel
+ * that only the radix MMU of Book3S-64 rejects).  This module is built for x86-64
  * and arm64 only: the table's "powerpc" need refuses both with
  * EOPNOTSUPP and a reason before these routines can run, and the DIRECT
  * file says XFAIL, as LKDTM does where the hardware lacks them.
@@ -22,5 +23,11 @@ int pc_crash_write_opd(void)
 int pc_crash_slb_multihit(void)
 {
 	pr_err("XFAIL: slb_multihit: %s has no SLB\n", pc_this_arch());
+	return -EOPNOTSUPP;
+}
+
+int pc_crash_radix_tlbiel(void)
+{
+	pr_err("XFAIL: radix_tlbiel: %s has no radix MMU\n", pc_this_arch());
 	return -EOPNOTSUPP;
 }
