@@ -21,8 +21,7 @@ WARNING = re.compile(r'warning:|error:')
 
 def _make_module(host, rel, src, log, jobs=None):
     """make -C REL's headers M=SRC W=1 modules, its output in LOG: a Popen."""
-    argv = ['make', '-C', host.headers(rel)] + host.kbuild_args(rel) + [
-        'M=' + src, 'W=1'] + (['-j%d' % jobs] if jobs else []) + ['modules']
+    argv = host.make(rel, ['M=' + src, 'W=1'] + (['-j%d' % jobs] if jobs else []) + ['modules'])
     with open(log, 'wb') as f:
         return subprocess.Popen(argv, stdout=f, stderr=subprocess.STDOUT)
 

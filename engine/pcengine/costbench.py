@@ -129,8 +129,8 @@ def bench(host, series, calls):
     shutil.rmtree(kprobe, ignore_errors=True)
     shutil.copytree(os.path.join(HERE, 'empty_kprobe'), kprobe)
     with open(kprobe + '.log', 'wb') as f:
-        if subprocess.run(['make', '-s', '-C', host.headers(rel)] + host.kbuild_args(rel) +
-                          ['M=' + kprobe, 'W=1', 'modules'], stdout=f,
+        if subprocess.run(host.make(rel, ['-s', 'M=' + kprobe, 'W=1', 'modules']),
+                          stdout=f,
                           stderr=subprocess.STDOUT).returncode:
             raise SetupError('empty kprobe build failed (see %s.log)' % kprobe)
     cases = os.path.join(out, 'cases-' + rel)

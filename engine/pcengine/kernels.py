@@ -33,7 +33,7 @@ import subprocess
 import sys
 import time
 
-from . import ROOT, SetupError, builtkernel, engine_env, kernelfiles, log, ramoops, run_cli
+from . import ROOT, SetupError, builtkernel, engine_env, kernelfiles, log, ramoops, run_cli, suites
 
 # Debian packages per series: image and headers.  An arm64 series needs
 # the amd64 headers of the same version too: they bring the
@@ -50,7 +50,8 @@ ARM64_PACKAGES = ('qemu-system-arm', 'gcc-aarch64-linux-gnu', 'libc6-dev-arm64-c
 # which needs more than perl-base.
 BASE_PACKAGES = ('qemu-system-x86', 'busybox-static', 'cpio', 'gcc', 'make', 'libc6-dev',
                  'kmod', 'xz-utils', 'perl')
-SERIES_HELP = '6.1, 6.12, 6.1-rt, 6.12-rt, arm64-6.1 or arm64-6.12'
+SERIES_HELP = ('6.1, 6.12, 6.1-rt, 6.12-rt, arm64-6.1, arm64-6.12, '
+               + ', '.join(suites.SERIES))
 
 # Where ramoops keeps its records: 1 MiB of the guest's 512 MiB, taken
 # away from the kernel so that it survives a reset.  On x86 memmap=
@@ -165,6 +166,9 @@ class Host:
         """The Debian packages SERIES needs; none for a kernel of files."""
         if series in ('debug', 'clang'):
             return builtkernel.packages(series, self.env)
+        if suites.is_suite_series(series):
+            return list(suites.HOST_PACKAGES) + (
+                list(ARM64_PACKAGES) if suites.arch_of(series) == 'arm64' else [])
         if '/' in series or ':' in series or self._own_root(series):
             return []
         want = SERIES_PACKAGES.get(series[len('arm64-'):] if series in
@@ -220,6 +224,8 @@ class Host:
             return self.kernel_files(*builtkernel.build(series, self.env))
         if ':' in series:
             return self.kernel_files(*series.split(':', 1))
+        if suites.is_suite_series(series):
+            return suites.prepare(series, self.roots, self.env)
         if self._own_root(series):
             return series
         version, flavour = series[len('arm64-'):] if series.startswith('arm64-') else series, \
@@ -243,8 +249,8 @@ class Host:
         return kernelfiles.link_root(self.roots, image, tree)
 
     def rel_arch(self, rel):
-        if self._own_root(rel):
-            return 'amd64'
+        """A kernel of files is x86-64 (kernelfiles.py refuses others);
+        another suite's arm64 release has a root of its own."""
         return 'arm64' if rel.endswith('-arm64') else 'amd64'
 
     def rel_root(self, rel):
@@ -262,6 +268,21 @@ class Host:
     def has_config(self, rel, option):
         """REL was built with OPTION (y or m)."""
         return re.search('^%s=[ym]' % option, config_text(self.rel_config(rel)), re.M) is not None
+
+    def build_root(self, rel):
+        """The chroot REL's modules build in (another suite's
+        compiler), or None for the host."""
+        return suites.build_root(self.rel_root(rel)) if self._own_root(rel) else None
+
+    def make(self, rel, args, binds=()):
+        """make -C REL's headers ARGS, as REL's kernel was built: in its
+        suite's chroot, with PC_OUT and BINDS (host directories the build
+        reads or writes) at the same paths inside."""
+        croot = self.build_root(rel)
+        if not croot:
+            return ['make', '-C', self.headers(rel)] + self.kbuild_args(rel) + list(args)
+        argv = ['make', '-C', '/usr/src/linux-headers-' + rel] + self.kbuild_args(rel) + list(args)
+        return suites.in_chroot(croot, argv, [self.out] + list(binds))
 
     def cross_prefix(self, rel):
         return 'aarch64-linux-gnu-' if self.rel_arch(rel) == 'arm64' else ''
@@ -300,7 +321,7 @@ class Host:
         download.  The headers' kbuild link points at the host's amd64
         kbuild tools."""
         root, debs = self.rel_root(rel), os.path.join(self.out, 'arm64-debs')
-        if os.path.isfile(self._fetched(rel)):
+        if self._own_root(rel) or os.path.isfile(self._fetched(rel)):
             return
         # Fetched before the stamp was written: whole if its last step,
         # the kbuild link, is there.

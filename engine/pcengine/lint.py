@@ -22,7 +22,7 @@ import shutil
 import subprocess
 import sys
 
-from . import ROOT, SetupError, builtkernel, engine_env, kernels, logged, read_text
+from . import ROOT, SetupError, builtkernel, engine_env, kernels, logged, read_text, suites
 from .console import lines_of
 
 # checkpatch.pl and what it reads, from Debian's 6.1 source package.
@@ -142,8 +142,11 @@ def kernel_dir(rel, roots):
     # Debian's PREEMPT_RT flavour: a name of its own beside the cloud one.
     if rel.endswith('-rt-amd64'):
         series += '-rt'
-    if os.path.isdir(os.path.join(roots, rel)):
-        return os.path.join(roots, rel, 'usr', 'src', 'linux-headers-' + rel), rel
+    own = os.path.join(roots, rel)
+    if os.path.isdir(own):
+        # Another suite's kernel (its chroot) goes by its series too.
+        return (os.path.join(own, 'usr', 'src', 'linux-headers-' + rel),
+                series if suites.build_root(own) else rel)
     return '/usr/src/linux-headers-' + rel, series
 
 
@@ -155,8 +158,13 @@ def w1_sparse(out, rel, roots, env):
     tree = os.path.join(out, 'src-' + rel)
     _copy([os.path.join(ROOT, 'module'), os.path.join(ROOT, 'include')], tree)
     log = os.path.join(out, 'sparse-%s.log' % rel)
-    rc = logged(['make', '-C', kdir, 'M=' + os.path.join(tree, 'module'), 'W=1', 'C=1']
-                 + kernels.kbuild_llvm(os.path.join(kdir, '.config')) + ['modules'], log, env=env)
+    args = ['M=' + os.path.join(tree, 'module'), 'W=1', 'C=1'] + kernels.kbuild_llvm(
+        os.path.join(kdir, '.config')) + ['modules']
+    croot = suites.build_root(os.path.join(roots, rel))
+    # Another suite's kernel: its own compiler and sparse, in its chroot.
+    argv = (suites.in_chroot(croot, ['make', '-C', '/usr/src/linux-headers-' + rel] + args, [tree])
+            if croot else ['make', '-C', kdir] + args)
+    rc = logged(argv, log, env=env)
     lines = _lines(log)
     warned = [line for line in lines if re.search('warning:|error:', line)] if rc == 0 else []
     checked = len([line for line in lines if line.startswith('  CHECK')])

@@ -13,9 +13,11 @@ guest's architecture.
 import os
 import re
 
+from . import suites
 from .runner_verdict import USAGE
 
-SERIES = ('6.1', '6.12', '6.1-rt', '6.12-rt', 'arm64-6.1', 'arm64-6.12', 'debug', 'clang')
+SERIES = ('6.1', '6.12', '6.1-rt', '6.12-rt', 'arm64-6.1', 'arm64-6.12') + tuple(suites.SERIES) + (
+    'debug', 'clang')
 DEFAULT_ARM = '@sys@getppid null_dereference'
 DEFAULT_RUN = 'pc-guest hit getppid 1'
 # Options that take a value, and the flags.

@@ -99,7 +99,9 @@ class Kernel(unittest.TestCase):
     def test_series(self):
         self.assertEqual(self.check([]), '6.1')
         self.assertEqual(self.check(['--kernel', 'arm64-6.12']), 'arm64-6.12')
-        self.assertIn("not a series (6.1, 6.12, 6.1-rt", self.check(['--kernel', '5.10']))
+        self.assertEqual(self.check(['--kernel', '7.2']), '7.2')
+        self.assertEqual(self.check(['--kernel', 'arm64-7.2']), 'arm64-7.2')
+        self.assertIn("not a series (6.1, 6.12, 6.1-rt", self.check(['--kernel', '4.19']))
         self.assertIn("--kdir goes with --kernel IMAGE, not the series '6.1'",
                       self.check(['--kernel', '6.1', '--kdir', '/tmp']))
         self.assertEqual(self.check(['--kernel', 'a:b', '--kdir', '/tmp']),
