@@ -8,7 +8,9 @@
 #ifndef PROVOKE_CRASH_COMPAT_H
 #define PROVOKE_CRASH_COMPAT_H
 
+#include <linux/ftrace.h>
 #include <linux/hrtimer.h>
+#include <linux/ptrace.h>
 #include <linux/timer.h>
 
 static inline void pc_hrtimer_setup(struct hrtimer *timer,
@@ -31,6 +33,23 @@ static inline int pc_timer_delete_sync(struct timer_list *timer)
 	return del_timer_sync(timer);
 #endif
 }
+
+/*
+ * The @n-th argument (from 0) as an ftrace callback's registers hold it:
+ * both arches save the argument registers for any ops.  Without
+ * DYNAMIC_FTRACE_WITH_ARGS (arm64 6.1) ftrace_regs is a pt_regs; with
+ * it, 6.1's x86-64 has no accessor yet but keeps one too.
+ */
+#if !defined(CONFIG_HAVE_DYNAMIC_FTRACE_WITH_ARGS)
+#define pc_ftrace_regs_argument(fregs, n) \
+	regs_get_kernel_argument(ftrace_get_regs(fregs), n)
+#elif defined(ftrace_regs_get_argument) || defined(CONFIG_ARM64)
+#define pc_ftrace_regs_argument(fregs, n) \
+	ftrace_regs_get_argument(fregs, n)
+#else
+#define pc_ftrace_regs_argument(fregs, n) \
+	regs_get_kernel_argument(&(fregs)->regs, n)
+#endif
 
 /*
  * Stack erasing: the gcc plugin's STACKLEAK became KSTACK_ERASE, with

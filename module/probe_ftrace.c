@@ -45,6 +45,7 @@
 #include <linux/trace_recursion.h>
 
 #include "arch.h"
+#include "compat.h"
 #include "crashpoint.h"
 
 /*
@@ -195,22 +196,6 @@ static void notrace pc_entry_decide(struct pc_point *point,
 }
 
 /*
- * The @n-th argument (from 0) as the callback's registers hold it: both
- * arches save the argument registers for any ops.  Without
- * DYNAMIC_FTRACE_WITH_ARGS (arm64 6.1) ftrace_regs is a pt_regs; with
- * it, 6.1's x86-64 has no accessor yet but keeps one too.
- */
-#if !defined(CONFIG_HAVE_DYNAMIC_FTRACE_WITH_ARGS)
-#define pc_fregs_argument(fregs, n) \
-	regs_get_kernel_argument(ftrace_get_regs(fregs), n)
-#elif defined(ftrace_regs_get_argument) || defined(CONFIG_ARM64)
-#define pc_fregs_argument(fregs, n)	ftrace_regs_get_argument(fregs, n)
-#else
-#define pc_fregs_argument(fregs, n) \
-	regs_get_kernel_argument(&(fregs)->regs, n)
-#endif
-
-/*
  * Whether a hit's argN conditions hold: loads only.  Out of line, as
  * regs_get_kernel_argument() brings a stack-protected path (for stack
  * arguments) that an eligible hit without argN should not pay for.
@@ -223,7 +208,7 @@ static noinline bool notrace pc_entry_args_hold(struct pc_point *point,
 
 	for (i = 0; i < cond->ncompare; i++)
 		if (!pc_compare_holds(&cond->compare[i],
-				      pc_fregs_argument(fregs,
+				      pc_ftrace_regs_argument(fregs,
 							cond->compare[i].key - 1)))
 			return false;
 	return true;
