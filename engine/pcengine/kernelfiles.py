@@ -18,6 +18,8 @@ harmlessly); with no ramoops anywhere the bench's pstore checks skip
 import os
 import re
 import secrets
+import shutil
+import subprocess
 
 from . import SetupError, read_text
 
@@ -37,6 +39,39 @@ def release_of(tree):
     except OSError:
         pass
     return read_text(os.path.join(tree, 'include/config/kernel.release')).strip()
+
+
+def host_gcc_major(cc='gcc'):
+    """The major version of the host's CC, or None."""
+    try:
+        out = subprocess.run([cc, '-dumpversion'], stdout=subprocess.PIPE,
+                             stderr=subprocess.DEVNULL, universal_newlines=True).stdout
+    except OSError:
+        return None
+    m = re.match(r'(\d+)', out)
+    return int(m.group(1)) if m else None
+
+
+def compiler_missing(config, gcc_major=host_gcc_major, which=shutil.which):
+    """Why the host cannot build modules for a kernel of CONFIG's text
+    (the compiler that built it, by its version text), or None."""
+    text = re.search(r'^CONFIG_CC_VERSION_TEXT="(.*)"$', config, re.M)
+    text = text.group(1) if text else 'an unknown compiler'
+    clang = re.search(r'^CONFIG_CLANG_VERSION=([1-9][0-9]*)[0-9]{4}$', config, re.M)
+    if clang:
+        need = 'clang-' + clang.group(1)
+        return None if which(need) and which('ld.lld-' + clang.group(1)) else (
+            'it was built with %s; the host has no %s (apt-get install %s lld-%s)'
+            % (text, need, need, clang.group(1)))
+    gcc = re.search(r'^CONFIG_GCC_VERSION=([1-9][0-9]*)[0-9]{4}$', config, re.M)
+    if not gcc or int(gcc.group(1)) == gcc_major():
+        return None
+    need = 'gcc-' + gcc.group(1)
+    if which(need):
+        return None
+    return ('it was built with %s; the host\'s gcc is %s and it has no %s: build on a host '
+            'that has it, or use a Debian series of that suite (its chroot has it)'
+            % (text, gcc_major(), need))
 
 
 def link(path, target):
@@ -65,6 +100,9 @@ def link_root(roots, image, tree):
                ('include/config/kernel.release', '.config', 'Module.symvers')):
         raise SetupError('%s is not a built kernel tree (needs .config, '
                          'include/config/kernel.release, Module.symvers)' % tree)
+    why = compiler_missing(read_text(os.path.join(tree, '.config')))
+    if why:
+        raise SetupError('%s: %s' % (tree, why))
     image, tree = os.path.realpath(image), os.path.realpath(tree)
     rel = release_of(tree)
     if not rel or rel.endswith('-arm64') or '/' in rel:

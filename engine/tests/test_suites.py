@@ -5,7 +5,7 @@ import os
 import tempfile
 import unittest
 
-from pcengine import suites
+from pcengine import kernelfiles, suites
 
 
 class InChroot(unittest.TestCase):
@@ -62,6 +62,29 @@ class LinkRoot(unittest.TestCase):
 
     def test_no_chroot_for_the_host(self):
         self.assertIsNone(suites.build_root('/nonexistent'))
+
+
+class CompilerMissing(unittest.TestCase):
+    SID = ('CONFIG_CC_VERSION_TEXT="x86_64-linux-gnu-gcc-16 (Debian 16.2.0-4) 16.2.0"\n'
+           'CONFIG_GCC_VERSION=160200\n')
+
+    def missing(self, config, have=()):
+        return kernelfiles.compiler_missing(config, gcc_major=lambda: 12,
+                                            which=lambda name: name in have)
+
+    def test_a_kernel_of_another_gcc_names_it(self):
+        why = self.missing(self.SID)
+        self.assertIn('built with x86_64-linux-gnu-gcc-16 (Debian 16.2.0-4) 16.2.0', why)
+        self.assertIn("the host's gcc is 12 and it has no gcc-16", why)
+        self.assertIsNone(self.missing(self.SID, have=('gcc-16',)))
+
+    def test_the_hosts_own_gcc_is_enough(self):
+        self.assertIsNone(self.missing('CONFIG_GCC_VERSION=120200\n'))
+
+    def test_clang_needs_its_version_and_lld(self):
+        config = 'CONFIG_CC_VERSION_TEXT="Debian clang version 19.1.7"\nCONFIG_CLANG_VERSION=190107\n'
+        self.assertIn('no clang-19 (apt-get install clang-19 lld-19)', self.missing(config))
+        self.assertIsNone(self.missing(config, have=('clang-19', 'ld.lld-19')))
 
 
 if __name__ == '__main__':
