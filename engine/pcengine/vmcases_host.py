@@ -35,7 +35,7 @@ BAD_OPTIONS = (
     ("--arm 'vfs_read bugon caller=ksys_read+4'", r"bad name in 'caller=ksys_read\+4'"),
     ('--arm vfs_read', r"give 'SYMBOL\[\+OFFSET\|%return\] TYPE"),
     ("--arm 'vfs_read+4x bugon'", r"'vfs_read\+4x' is not SYMBOL"),
-    ('--kernel 5.10', "--kernel '5.10': not a series"),
+    ('--kernel 4.19', "--kernel '4.19': not a series"),
     ('--kernel /etc/hostname', 'give its build tree with --kdir'),
     ('--kernel /etc/hostname --kdir /tmp', 'not an x86-64 bzImage'),
     ('--kdir /tmp', '--kdir needs --kernel IMAGE'),
