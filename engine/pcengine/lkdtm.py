@@ -25,7 +25,7 @@ import re
 import time
 import traceback
 
-from . import console, guest
+from . import cases, console, guest
 
 BOOT = 'slub_debug=FZPU init_on_free=1 randomize_kstack_offset=on'
 ENTROPY_RE = re.compile(r'Bits of stack entropy: [0-9]+|Stack entropy is low.*')
@@ -83,11 +83,31 @@ def _verdict(name, seg):
     return found[-1] if found else ''
 
 
-def report(series, out_text, console_text, tests_txt, status, limit, seconds, source):
+def unanswered(tests_txt, answered):
+    """The names of TESTS_TXT (commented out or not) that are not in
+    ANSWERED, DIRECT's names, in tests.txt's order."""
+    return [name for num, name in tests(tests_txt)[1:] if name and name not in answered]
+
+
+def names_line(series, tests_txt, answered, source):
+    """A host check, no guest: every name of this kernel's tests.txt
+    answers on DIRECT (a new LKDTM test we lack fails here, by name)."""
+    missing = unanswered(tests_txt, answered)
+    test = '%s/lkdtm/names_answered' % series
+    if missing:
+        return 'not ok %s # %s\'s tests.txt names %s; DIRECT does not answer' % (
+            test, source, ' '.join(missing))
+    return 'ok %s # DIRECT answers all %d names of %s\'s tests.txt' % (
+        test, len(tests(tests_txt)) - 1, source)
+
+
+def report(series, out_text, console_text, tests_txt, status, limit, seconds, source,
+           answered=None):
     """The selftest's KTAP lines: one per test with run.sh's verdict under
-    it, one for the guest being up after the last test, then the totals:
-    pass / XFAIL / SKIP / fail.  STATUS is the guest's (124: timed out
-    after LIMIT seconds)."""
+    it, one for the guest being up after the last test, one for DIRECT
+    answering every name (when ANSWERED, its names, is given), then the
+    totals: pass / XFAIL / SKIP / fail.  STATUS is the guest's (124:
+    timed out after LIMIT seconds)."""
     out = console.lines_of(out_text)
     lines, fails = [], []
     count = dict(passed=0, xfail=0, skip=0, fail=0)
@@ -150,6 +170,11 @@ def report(series, out_text, console_text, tests_txt, status, limit, seconds, so
         if rc not in ('0', '4'):
             lines += _tail(seg)
     lines += _up(series, out, console_text, lost, after, fails, count)
+    if answered is not None:
+        lines.append(names_line(series, tests_txt, answered, source))
+        if lines[-1].startswith('not ok'):
+            count['fail'] += 1
+            fails.append('names_answered')
     summary = ', '.join(fails)
     lines.append("# LKDTM selftest (%s's run.sh and tests.txt, unchanged) on %s: %d pass, "
                  "%d XFAIL, %d SKIP, %d fail%s; one guest, %d s"
@@ -215,7 +240,9 @@ def run(o, selftest):
         tests_txt = f.read()
     with open(os.path.join(selftest, 'source')) as f:
         source = f.read().strip()
+    table = os.path.join(os.path.dirname(o.initrd), 'cases', 'types.tsv')
+    answered = {n for row in cases.read_table(table) for n in row.lkdtm.split()}
     text = report(o.series, texts['out'], texts['console'], tests_txt, status, limit,
-                  int(time.monotonic() - start), source)
+                  int(time.monotonic() - start), source, answered)
     with open(res + '.result', 'w', encoding='utf-8', errors='surrogateescape') as f:
         f.write(text)

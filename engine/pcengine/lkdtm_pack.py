@@ -1,8 +1,10 @@
 # SPDX-License-Identifier: GPL-2.0
 """LKDTM's own selftest, unchanged, against provoke-crash: its guest,
 prepared with a series (prepare_series.py calls ready()).  run.sh and
-tests.txt come from Debian's linux-source-6.12
-(tools/testing/selftests/lkdtm), extracted once into PC_OUT; each test
+tests.txt come from Debian's linux-source of the series' own suite
+(tools/testing/selftests/lkdtm): 6.12's for the host's kernels, 7.2's
+for sid's (suites.linux_source), extracted once per release into
+PC_OUT/REL/lkdtm-selftest; each test
 is run.sh installed under the test's name, as the kselftest Makefile
 installs it, run from its directory.  It writes the name into
 /sys/kernel/debug/provoke-crash/DIRECT and judges the kernel log.
@@ -37,7 +39,7 @@ import shutil
 import subprocess
 import tarfile
 
-from . import ROOT, SetupError
+from . import ROOT, SetupError, suites
 from .initramfs import pack_cpio
 
 # The selftest's files, under the tarball's top directory.
@@ -47,6 +49,18 @@ FILES = ('run.sh', 'tests.txt', 'stack-entropy.sh')
 
 def default_source(env=os.environ):
     return env.get('PC_LKDTM_SOURCE') or '/usr/src/linux-source-6.12.tar.xz'
+
+
+def source_of(series, env=os.environ):
+    """The tarball whose selftest SERIES runs: PC_LKDTM_SOURCE, else its
+    own suite's linux-source (fetched once), else 6.12's."""
+    if env.get('PC_LKDTM_SOURCE') or not suites.is_suite_series(series):
+        return default_source(env)
+    return suites.linux_source(series, env)
+
+
+def selftest_dir(out, rel):
+    return os.path.join(out, rel, 'lkdtm-selftest')
 
 
 def _stamp(source):
@@ -83,10 +97,9 @@ def _members(source, dest):
     return False
 
 
-def extract(out, source):
-    """run.sh, tests.txt and stack-entropy.sh into OUT/lkdtm-selftest,
-    once per tarball; False if it could not."""
-    d = os.path.join(out, 'lkdtm-selftest')
+def extract(d, source):
+    """run.sh, tests.txt and stack-entropy.sh into D, once per tarball;
+    False if it could not."""
     stamp = _stamp(source)
     if stamp is None:
         return False
@@ -112,7 +125,7 @@ def pack(out, rel, cross_prefix):
     """OUT/REL/initramfs-lkdtm.cpio: the release's initramfs (already
     packed by the series' preparation) with the selftest, comm (built
     with CROSS_PREFIX's gcc) and the case added; False if it could not."""
-    d, sel = os.path.join(out, rel), os.path.join(out, 'lkdtm-selftest')
+    d, sel = os.path.join(out, rel), selftest_dir(out, rel)
     comm = os.path.join(d, 'comm')
     try:
         if subprocess.run([cross_prefix + 'gcc', '-static', '-O2', '-Wall', '-Wextra',
@@ -146,12 +159,13 @@ def ready(out, rel, series, results, cross_prefix, env=os.environ):
     extracted directory's 'source': True when a guest is to run it; else
     False, with its result written in RESULTS.  (Whether SERIES runs it
     at all, the scope, PC_CASES and PC_SHARD decide: prepare_series.py.)"""
-    source = default_source(env)
+    source = source_of(series, env)
     result = os.path.join(results, '%s-lkdtm_selftest.result' % series)
+    sel = selftest_dir(out, rel)
     if not os.access(source, os.R_OK):
         line = 'ok %s/lkdtm_selftest # SKIP %s is not installed (linux-source-6.12)' % (
             series, source)
-    elif extract(out, source) and pack(out, rel, cross_prefix) and _name(out, source):
+    elif extract(sel, source) and pack(out, rel, cross_prefix) and _name(sel, source):
         return True
     else:
         line = ('not ok %s/lkdtm_selftest # could not extract run.sh and tests.txt or pack'
@@ -161,9 +175,9 @@ def ready(out, rel, series, results, cross_prefix, env=os.environ):
     return False
 
 
-def _name(out, source):
+def _name(sel, source):
     try:
-        with open(os.path.join(out, 'lkdtm-selftest', 'source'), 'w') as f:
+        with open(os.path.join(sel, 'source'), 'w') as f:
             f.write(os.path.basename(source) + '\n')
     except OSError:
         return False

@@ -194,7 +194,7 @@ class Series:
             log('building for ' + rel)
             self.build(f, d, modules)
         if lkdtm and self.lkdtm(rel, order):
-            jobs.insert(0, 'lkdtm ' + os.path.join(self.env['PC_OUT'], 'lkdtm-selftest'))
+            jobs.insert(0, 'lkdtm ' + lkdtm_pack.selftest_dir(self.env['PC_OUT'], rel))
         base = os.path.join(self.prep, str(self.k))
         with open(base + '.guest', 'w') as out:
             out.write(self.guest_options(f))

@@ -255,6 +255,40 @@ def kernel_files(suite, rel, env):
     return d
 
 
+def linux_source(series, env):
+    """SERIES' suite's linux-source tarball, fetched and taken out of
+    its package once: its path."""
+    s = SERIES[series]
+    apt = AptRoot(s.suite, env)
+    apt.update()
+    package = 'linux-source-' + s.version
+    version = apt.version(package)
+    if not version:
+        raise SetupError('%s has no %s' % (s.suite, package))
+    path = os.path.join(cache_of(env), 'suites', '%s_%s.tar.xz' % (
+        package, re.sub(r'[^A-Za-z0-9.+-]', '_', version)))
+    if os.path.isfile(path):
+        return path
+    with _lock(path + '.lock'):
+        if os.path.isfile(path):
+            return path
+        log('fetching %s from %s' % (package, s.suite))
+        deb, = apt.download([package])
+        tmp = path + '.tmp'
+        with open(tmp, 'wb') as out:
+            tar = subprocess.Popen(['dpkg-deb', '--fsys-tarfile', deb], stdout=subprocess.PIPE)
+            ok = subprocess.run(['tar', '-xO', './usr/src/%s.tar.xz' % package],
+                                stdin=tar.stdout, stdout=out).returncode == 0
+            tar.stdout.close()
+            ok = tar.wait() == 0 and ok
+        if not ok:
+            os.unlink(tmp)
+            raise SetupError('could not take %s.tar.xz out of %s' % (package, deb))
+        os.rename(tmp, path)
+        os.unlink(deb)
+    return path
+
+
 def prepare(series, roots, env):
     """SERIES' chroot, kernel files and root of links under ROOTS: its
     release."""

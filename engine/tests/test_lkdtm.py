@@ -64,5 +64,20 @@ class Report(unittest.TestCase):
         self.assertEqual(lkdtm._verdict('BUG', ['BUGX: saw x']), '')
 
 
+class NamesAnswered(unittest.TestCase):
+    TESTS = 'BUG kernel BUG at\n#PANIC\nKSTACK_ERASE OK: the rest\n'
+
+    def test_every_name_answered(self):
+        self.assertEqual(lkdtm.names_line('7.2', self.TESTS, {'BUG', 'PANIC', 'KSTACK_ERASE'},
+                                          'linux-source-7.2.tar.xz'),
+                         "ok 7.2/lkdtm/names_answered # DIRECT answers all 3 names of "
+                         "linux-source-7.2.tar.xz's tests.txt")
+
+    def test_a_new_name_fails_by_name(self):
+        line = lkdtm.names_line('7.2', self.TESTS, {'BUG', 'STACKLEAK_ERASING'}, 'src')
+        self.assertEqual(line, "not ok 7.2/lkdtm/names_answered # src's tests.txt names "
+                         "PANIC KSTACK_ERASE; DIRECT does not answer")
+
+
 if __name__ == '__main__':
     unittest.main()

@@ -46,6 +46,7 @@ class Tmp(unittest.TestCase):
         self.addCleanup(shutil.rmtree, self.tmp)
         self.out = os.path.join(self.tmp, 'out')
         self.source = os.path.join(self.tmp, 'linux-source-6.12.tar.xz')
+        self.sel = os.path.join(self.out, 'lkdtm-selftest')
         make_tarball(self.source, SELFTEST_FILES)
 
     def read(self, *path):
@@ -55,8 +56,8 @@ class Tmp(unittest.TestCase):
 
 class Extract(Tmp):
     def test_the_three_files_and_the_stamp(self):
-        self.assertTrue(lkdtm_pack.extract(self.out, self.source))
-        d = os.path.join(self.out, 'lkdtm-selftest')
+        self.assertTrue(lkdtm_pack.extract(self.sel, self.source))
+        d = self.sel
         self.assertEqual(sorted(os.listdir(d)),
                          ['run.sh', 'stack-entropy.sh', 'stamp', 'tests.txt'])
         self.assertEqual(self.read(d, 'run.sh'), b'#!/bin/sh\necho run\n')
@@ -69,25 +70,25 @@ class Extract(Tmp):
                          % (src.st_size, int(src.st_mtime)))
 
     def test_once_per_tarball(self):
-        self.assertTrue(lkdtm_pack.extract(self.out, self.source))
-        run = os.path.join(self.out, 'lkdtm-selftest', 'run.sh')
+        self.assertTrue(lkdtm_pack.extract(self.sel, self.source))
+        run = os.path.join(self.sel, 'run.sh')
         with open(run, 'w') as f:
             f.write('kept\n')
-        self.assertTrue(lkdtm_pack.extract(self.out, self.source))
+        self.assertTrue(lkdtm_pack.extract(self.sel, self.source))
         self.assertEqual(self.read(run), b'kept\n')
         # Another tarball (its mtime the stamp's) extracts again.
         os.utime(self.source, (1600000000, 1600000000))
-        self.assertTrue(lkdtm_pack.extract(self.out, self.source))
+        self.assertTrue(lkdtm_pack.extract(self.sel, self.source))
         self.assertEqual(self.read(run), b'#!/bin/sh\necho run\n')
 
     def test_what_it_cannot_take(self):
-        self.assertFalse(lkdtm_pack.extract(self.out, os.path.join(self.tmp, 'none.tar.xz')))
+        self.assertFalse(lkdtm_pack.extract(self.sel, os.path.join(self.tmp, 'none.tar.xz')))
         make_tarball(self.source, SELFTEST_FILES[:3])
-        self.assertFalse(lkdtm_pack.extract(self.out, self.source))
-        self.assertFalse(os.path.exists(os.path.join(self.out, 'lkdtm-selftest', 'stamp')))
+        self.assertFalse(lkdtm_pack.extract(self.sel, self.source))
+        self.assertFalse(os.path.exists(os.path.join(self.sel, 'stamp')))
         with open(self.source, 'wb') as f:
             f.write(b'not xz')
-        self.assertFalse(lkdtm_pack.extract(self.out, self.source))
+        self.assertFalse(lkdtm_pack.extract(self.sel, self.source))
 
 
 @unittest.skipUnless(shutil.which('cpio'), 'no cpio')
@@ -95,6 +96,7 @@ class Pack(Tmp):
     def setUp(self):
         super().setUp()
         self.rel = '6.1.0-1-cloud-amd64'
+        self.sel = lkdtm_pack.selftest_dir(self.out, self.rel)
         root = os.path.join(self.out, self.rel, 'initramfs')
         os.makedirs(os.path.join(root, 'cases'))
         with open(os.path.join(root, 'init'), 'w') as f:
@@ -129,13 +131,13 @@ class Pack(Tmp):
         self.assertEqual(self.read(root, 'comm'), b'comm\n')
         self.assertEqual(self.read(root, 'cases', 'lkdtm_selftest.sh'),
                          self.read(ROOT, 'guest', 'lkdtm.sh'))
-        self.assertEqual(self.read(self.out, 'lkdtm-selftest', 'source'),
+        self.assertEqual(self.read(self.sel, 'source'),
                          b'linux-source-6.12.tar.xz\n')
         self.assertFalse(os.listdir(self.results))
 
     def test_one_line_changes_or_none_is_packed(self):
-        self.assertTrue(lkdtm_pack.extract(self.out, self.source))
-        entropy = os.path.join(self.out, 'lkdtm-selftest', 'stack-entropy.sh')
+        self.assertTrue(lkdtm_pack.extract(self.sel, self.source))
+        entropy = os.path.join(self.sel, 'stack-entropy.sh')
         for text in (b'dmesg\n', ENTROPY + b'dmesg --follow\n'):
             with open(entropy, 'wb') as f:
                 f.write(text)

@@ -119,8 +119,8 @@ class Prepare(unittest.TestCase):
         self.assertEqual(calls, ['build paths', 'lkdtm_ready'])
         self.assertEqual(files['order'], '6.1-point_bugon\n6.1-matrix_task_entry\n'
                          '6.1-lkdtm_selftest\n')
-        self.assertEqual(files['jobs'], 'lkdtm %s/lkdtm-selftest\nbatch /c/zz_batch_1.sh\n'
-                         'single /c/point_bugon.sh\n' % d)
+        self.assertEqual(files['jobs'], 'lkdtm %s/6.1.0-57-cloud-amd64/lkdtm-selftest\n'
+                         'batch /c/zz_batch_1.sh\nsingle /c/point_bugon.sh\n' % d)
         self.assertEqual((files['dealt'], files['ready']), ('6\n', '6.1.0-57-cloud-amd64\n'))
 
     def test_a_listing_builds_nothing(self):
