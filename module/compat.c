@@ -13,6 +13,10 @@
 #include "compat.h"
 
 #if defined(CONFIG_X86_64) && defined(PC_HAVE_CR4_UPDATE_EXPORT)
+void pc_compat_init(void)
+{
+}
+
 /* cr4_update_irqsoff() keeps the CPU's shadow of CR4 in step. */
 int pc_cr4_clear_pinned(unsigned long bits, unsigned long *after)
 {
@@ -32,11 +36,20 @@ static const u8 pc_endbr64[] = { 0xf3, 0x0f, 0x1e, 0xfa };
 typedef void (*pc_cr4_writer)(unsigned long cr4);
 
 /*
- * native_write_cr4() itself, found by a disabled kprobe (it is not
- * exported); NULL once it logged why it cannot be called.  kprobes
- * places the probe after an endbr64: the function starts there.
+ * native_write_cr4(), or NULL and why not: set once by pc_compat_init()
+ * before any of the module's files exist, only read after.
  */
-static pc_cr4_writer pc_find_native_write_cr4(void)
+static pc_cr4_writer pc_native_write_cr4;
+static const char *pc_native_write_cr4_why = "not looked up";
+static int pc_native_write_cr4_err;
+
+/*
+ * native_write_cr4() itself, found by a disabled kprobe (it is not
+ * exported; registering one sleeps, so at load, not in a crash that may
+ * run in atomic context).  kprobes places the probe after an endbr64:
+ * the function starts there.
+ */
+void pc_compat_init(void)
 {
 	struct kprobe kp = {
 		.symbol_name = "native_write_cr4",
@@ -47,9 +60,9 @@ static pc_cr4_writer pc_find_native_write_cr4(void)
 
 	ret = register_kprobe(&kp);
 	if (ret) {
-		pr_err("native_write_cr4 cannot be found (kprobes: %d); cr4_update_irqsoff is not exported to modules here\n",
-		       ret);
-		return NULL;
+		pc_native_write_cr4_why = "kprobes cannot find native_write_cr4";
+		pc_native_write_cr4_err = ret;
+		return;
 	}
 	start = (u8 *)kp.addr;
 	unregister_kprobe(&kp);
@@ -57,20 +70,25 @@ static pc_cr4_writer pc_find_native_write_cr4(void)
 		start -= sizeof(pc_endbr64);
 	if (IS_ENABLED(CONFIG_X86_KERNEL_IBT) &&
 	    memcmp(start, pc_endbr64, sizeof(pc_endbr64))) {
-		pr_err("native_write_cr4 takes no indirect call here (IBT, no endbr64), and cr4_update_irqsoff is not exported to modules\n");
-		return NULL;
+		pc_native_write_cr4_why =
+			"native_write_cr4 takes no indirect call (IBT, no endbr64)";
+		pc_native_write_cr4_err = -EOPNOTSUPP;
+		return;
 	}
-	return (pc_cr4_writer)start;
+	pc_native_write_cr4 = (pc_cr4_writer)start;
 }
 
 /* The same value is written back: the CPU's shadow of CR4 stays true. */
 int pc_cr4_clear_pinned(unsigned long bits, unsigned long *after)
 {
-	pc_cr4_writer write_cr4 = pc_find_native_write_cr4();
+	pc_cr4_writer write_cr4 = pc_native_write_cr4;
 	unsigned long flags, cr4;
 
-	if (!write_cr4)
-		return -EOPNOTSUPP;
+	if (!write_cr4) {
+		pr_err("cr4_update_irqsoff is not exported to modules here, and %s (%d)\n",
+		       pc_native_write_cr4_why, pc_native_write_cr4_err);
+		return pc_native_write_cr4_err ?: -EOPNOTSUPP;
+	}
 	local_irq_save(flags);
 	cr4 = native_read_cr4();
 	write_cr4(cr4 & ~bits);
@@ -78,5 +96,9 @@ int pc_cr4_clear_pinned(unsigned long bits, unsigned long *after)
 	write_cr4(cr4);
 	local_irq_restore(flags);
 	return 0;
+}
+#else
+void pc_compat_init(void)
+{
 }
 #endif

@@ -71,6 +71,9 @@ static inline int pc_timer_delete_sync(struct timer_list *timer)
 #endif
 #endif
 
+/* At load, in task context: look up what the kernel does not export. */
+void pc_compat_init(void);
+
 /*
  * x86-64: clear @bits in CR4 through the kernel's own write, which checks
  * the pinned bits, then write CR4 back as it was; *@after: CR4 in

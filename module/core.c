@@ -15,6 +15,7 @@
 #include <linux/security.h>
 #include <linux/seq_file.h>
 
+#include "compat.h"
 #include "provoke_crash.h"
 
 #define PC_DIR_NAME "provoke-crash"
@@ -92,6 +93,7 @@ static int __init pc_init(void)
 		return -EBUSY;
 	}
 
+	pc_compat_init();
 	ret = pc_path_init();
 	if (ret)
 		return ret;
