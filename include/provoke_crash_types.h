@@ -36,7 +36,10 @@
  * expected: up to PC_MAX_EXPECT extended regular expressions that must all
  *           appear in the kernel log on x86-64 (provoke_crash_arm64.h holds
  *           arm64's where they differ) when the crash happened as
- *           named; "|" inside one gives alternatives (SLUB's report reads
+ *           named; "|" inside one gives alternatives (a warning reads
+ *           "WARNING: CPU: 0 PID: 1 at file.c:N function" before 7.2
+ *           and "WARNING: file.c:N at function, CPU#0: task/1" on it;
+ *           SLUB's report reads
  *           "BUG cache: Poison overwritten" on 6.1 and "BUG cache: Object
  *           corrupt" with "[Poison overwritten]" on 6.12; on a KASAN
  *           kernel the heap types are KASAN's to report); "CONFIG_FOO? RE"
@@ -75,12 +78,13 @@ PC_CRASH_TYPE(bugon, "BUG", bugs, PC_CTX_NMI, PC_FATE_OOPS, "",
 	      "invalid opcode")
 PC_CRASH_TYPE(warning, "WARNING", bugs, PC_CTX_NMI, PC_FATE_REPORT, "",
 	      "WARN_ON(1): a warning with a stack trace, the kernel goes on",
-	      "WARNING: CPU: [0-9]+ PID: [0-9]+ at .*bugs\\.c.* pc_crash_warning",
+	      "WARNING: (CPU: [0-9]+ PID: [0-9]+ at .*bugs\\.c.* |.*bugs\\.c:[0-9]+ at )pc_crash_warning",
 	      "---\\[ end trace")
 PC_CRASH_TYPE(warning_message, "WARNING_MESSAGE", bugs, PC_CTX_NMI, PC_FATE_REPORT, "",
 	      "WARN(1, msg): a warning that carries a message",
 	      "provoke-crash: warning_message requested \\(message trigger\\)",
-	      "WARNING: CPU: [0-9]+ PID: [0-9]+ at .*bugs\\.c.* pc_crash_warning_message")
+	      "WARNING: (CPU: [0-9]+ PID: [0-9]+ at .*bugs\\.c.* |.*bugs\\.c:[0-9]+ at )pc_crash_warning_message",
+	      "---\\[ end trace")
 PC_CRASH_TYPE(panic, "PANIC", bugs, PC_CTX_NMI, PC_FATE_PANIC, "",
 	      "panic() with a fixed message",
 	      "Kernel panic - not syncing: provoke-crash: panic requested")
@@ -173,7 +177,7 @@ PC_CRASH_TYPE(slab_free_wrong_cache, "SLAB_FREE_CROSS", heap, PC_CTX_TASK, PC_FA
 	      "cache_from_obj: Wrong slab cache\\. pc-wrong-b but object is from pc-wrong-a")
 PC_CRASH_TYPE(slab_free_page, "SLAB_FREE_PAGE", heap, PC_CTX_ATOMIC, PC_FATE_REPORT, "",
 	      "kfree() a page that came from the page allocator",
-	      "WARNING: CPU: [0-9]+ PID: [0-9]+ at mm/sl[au]b(_common)?\\.c:[0-9]+ free_large_kmalloc",
+	      "WARNING: (CPU: [0-9]+ PID: [0-9]+ at )?mm/sl[au]b(_common)?\\.c:[0-9]+ (at )?free_large_kmalloc",
 	      "object pointer: 0x")
 PC_CRASH_TYPE(slab_init_on_alloc, "SLAB_INIT_ON_ALLOC",
 	      heap, PC_CTX_ATOMIC, PC_FATE_REPORT,
@@ -351,7 +355,7 @@ PC_CRASH_TYPE(fortify_mem_member, "FORTIFY_MEM_MEMBER",
 	      fortify, PC_CTX_NMI, PC_FATE_REPORT, "CONFIG_FORTIFY_SOURCE",
 	      "memcpy() across a struct member into the next: a warning, the copy goes on",
 	      "memcpy: detected field-spanning write \\(size 12\\) of single field",
-	      "WARNING: CPU: [0-9]+ PID: [0-9]+ at .*fortify\\.c")
+	      "WARNING: (CPU: [0-9]+ PID: [0-9]+ at )?.*fortify\\.c")
 PC_CRASH_TYPE(fortify_strscpy, "FORTIFY_STRSCPY",
 	      fortify, PC_CTX_NMI, PC_FATE_OOPS, "CONFIG_FORTIFY_SOURCE",
 	      "strscpy() with a size larger than its destination, of a longer string",
