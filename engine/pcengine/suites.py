@@ -315,7 +315,8 @@ def link_root(roots, rel, croot, files):
     for d in ('boot', 'bin', 'usr/src', 'lib/modules'):
         os.makedirs(os.path.join(root, d), exist_ok=True)
     mods = _first(files, ('usr/lib/modules/' + rel, 'lib/modules/' + rel))
-    busybox = os.path.join(files, 'bin/busybox') if rel.endswith('-arm64') else '/bin/busybox'
+    busybox = (_first(files, ('usr/bin/busybox', 'bin/busybox')) if rel.endswith('-arm64')
+               else '/bin/busybox')
     for path, target in (
             ('boot/vmlinuz-' + rel, _first(files, ('boot/vmlinuz-' + rel, mods[len(files) + 1:]
                                                    + '/vmlinuz'))),

@@ -37,8 +37,9 @@ class LinkRoot(unittest.TestCase):
         os.makedirs(boot, exist_ok=True)
         for name in (('vmlinuz', 'config') if split else ('vmlinuz-' + rel, 'config-' + rel)):
             open(os.path.join(boot, name), 'w').close()
-        os.makedirs(os.path.join(files, 'bin'))
-        open(os.path.join(files, 'bin/busybox'), 'w').close()
+        bindir = os.path.join(files, 'usr/bin' if split else 'bin')
+        os.makedirs(bindir)
+        open(os.path.join(bindir, 'busybox'), 'w').close()
 
     def check(self, rel, split):
         with tempfile.TemporaryDirectory() as d:
@@ -55,7 +56,7 @@ class LinkRoot(unittest.TestCase):
             return os.readlink(os.path.join(root, 'bin/busybox'))
 
     def test_sid_layout_arm64(self):
-        self.assertTrue(self.check('7.2.13+deb14-arm64', True).endswith('files/bin/busybox'))
+        self.assertTrue(self.check('7.2.13+deb14-arm64', True).endswith('files/usr/bin/busybox'))
 
     def test_bullseye_layout_amd64(self):
         self.assertEqual(self.check('5.10.0-32-cloud-amd64', False), '/bin/busybox')
