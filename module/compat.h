@@ -9,9 +9,23 @@
 #define PROVOKE_CRASH_COMPAT_H
 
 #include <linux/ftrace.h>
+#include <linux/hardirq.h>
 #include <linux/hrtimer.h>
 #include <linux/ptrace.h>
+#include <linux/sched.h>
 #include <linux/timer.h>
+
+/* A task's state word: ->__state since 5.14, ->state before. */
+#ifdef PC_HAVE_TASK___STATE
+#define pc_task_state(t)	READ_ONCE((t)->__state)
+#else
+#define pc_task_state(t)	READ_ONCE((t)->state)
+#endif
+
+/* in_hardirq() (5.11) is the old in_irq(). */
+#ifndef in_hardirq
+#define in_hardirq()		in_irq()
+#endif
 
 static inline void pc_hrtimer_setup(struct hrtimer *timer,
 				    enum hrtimer_restart (*fn)(struct hrtimer *),

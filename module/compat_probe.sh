@@ -16,6 +16,8 @@ have() {
 	fi
 }
 
+# task_struct's state word is __state (5.14).
+have TASK___STATE include/linux/sched.h 'unsigned int[[:space:]]+__state;'
 # hrtimer_setup() (6.13) replaced hrtimer_init() and .function.
 have HRTIMER_SETUP include/linux/hrtimer.h 'void hrtimer_setup\('
 # timer_delete_sync() (6.2, and Debian's 6.1) replaced del_timer_sync().

@@ -140,7 +140,7 @@ static int pc_is_module_char(char c)
 int pc_parse_name(const char *line, size_t len, size_t *pos, char *symbol,
 		  size_t *module_len, struct pc_parse_error *error)
 {
-	size_t start = *pos, i = *pos, colon = len, n;
+	size_t start = *pos, i = *pos, colon = len, n, j;
 
 	while (i < len && (pc_is_symbol_char(line[i]) || line[i] == ':')) {
 		if (line[i] == ':' && colon != len)
@@ -164,7 +164,7 @@ int pc_parse_name(const char *line, size_t len, size_t *pos, char *symbol,
 		if (colon - start >= PC_MODULE_MAX)
 			return pc_fail(error, -ENAMETOOLONG, start,
 				       "module name too long");
-		for (size_t j = start; j < colon; j++)
+		for (j = start; j < colon; j++)
 			if (!pc_is_module_char(line[j]))
 				return pc_fail(error, -EINVAL, j,
 					       "bad character in module name");
@@ -172,7 +172,7 @@ int pc_parse_name(const char *line, size_t len, size_t *pos, char *symbol,
 	}
 	if (n - (*module_len ? *module_len + 1 : 0) >= PC_KSYM_MAX)
 		return pc_fail(error, -ENAMETOOLONG, start, "symbol name too long");
-	for (size_t j = 0; j < n; j++)
+	for (j = 0; j < n; j++)
 		symbol[j] = line[start + j];
 	symbol[n] = '\0';
 	*pos = i;

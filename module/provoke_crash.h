@@ -9,6 +9,7 @@
 #include <linux/sched.h>
 #include <linux/types.h>
 
+#include "compat.h"
 #include "provoke_crash_defs.h"
 
 struct pc_crash_type {
@@ -53,7 +54,7 @@ int pc_crash_stall(const struct pc_crash_type *type, const char *where,
 static inline bool pc_may_sleep(void)
 {
 	return preemptible() && !rcu_preempt_depth() &&
-	       READ_ONCE(current->__state) == TASK_RUNNING;
+	       pc_task_state(current) == TASK_RUNNING;
 }
 
 /*

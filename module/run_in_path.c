@@ -438,7 +438,7 @@ void pc_path_reclaim(void)
 		 */
 		rcu_read_lock();
 		task = READ_ONCE(pc_paths[i].task);
-		dead = task && (READ_ONCE(task->__state) & TASK_DEAD) &&
+		dead = task && (pc_task_state(task) & TASK_DEAD) &&
 		       pc_task_off_cpu(task);
 		rcu_read_unlock();
 		if (dead)

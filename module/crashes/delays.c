@@ -90,14 +90,14 @@ static int pc_delay_run(const struct pc_crash_type *type, const char *where,
 	u64 start;
 
 	if (!in_task() || rcu_preempt_depth() || irqs_disabled() ||
-	    READ_ONCE(current->__state) != TASK_RUNNING ||
+	    pc_task_state(current) != TASK_RUNNING ||
 	    (IS_ENABLED(CONFIG_PREEMPT_COUNT) && !preemptible())) {
 		if (pc_stall_may_tell())
 			pr_warn("%s: delay: %s[%d] cannot sleep here (preempt_count %#x, interrupts %s, state %#x)\n",
 				where, current->comm, task_pid_nr(current),
 				preempt_count(),
 				irqs_disabled() ? "off" : "on",
-				READ_ONCE(current->__state));
+				pc_task_state(current));
 		return -EAGAIN;
 	}
 	tell = pc_stall_begin(type, where);
