@@ -186,6 +186,7 @@ def chroot(suite, releases, env):
     base = os.path.join(cache_of(env), 'suites')
     root = os.path.join(base, '%s-%s' % (suite, key))
     if os.path.isfile(os.path.join(root, '.complete')):
+        _sparse_check(root)
         return root
     with _lock(root + '.lock'):
         if os.path.isfile(os.path.join(root, '.complete')):
@@ -207,10 +208,36 @@ def chroot(suite, releases, env):
         if arm64:
             for deb in apt.download(['linux-headers-%s:arm64' % r for r in arm64]):
                 _unpack(deb, tmp)
+        _sparse_check(tmp)
         open(os.path.join(tmp, '.complete'), 'w').close()
         shutil.rmtree(root, ignore_errors=True)
         os.rename(tmp, root)
     return root
+
+
+# What C=1 asks of the checker before it runs it: 7.2's Makefile runs
+# scripts/checker-valid.sh, which Debian's headers do not ship, and
+# without it sparse is silently off.  Ours answers as the kernel's does:
+# 1 when the checker runs and reports no error on code it must accept.
+SPARSE_CHECK = '''#!/bin/sh
+# provoke-crash: Debian's headers lack the kernel's checker-valid.sh.
+command -v "$1" >/dev/null 2>&1 || exit 1
+f=$(mktemp --suffix=.c)
+printf 'static inline int u(const int *q)\\n{\\n\\t__typeof_unqual__(*q) v = *q;\\n\\treturn v;\\n}\\n' >"$f"
+if "$@" "$f" 2>&1 | grep -q error; then echo 0; else echo 1; fi
+rm -f "$f"
+'''
+
+
+def _sparse_check(root):
+    """The checker test C=1 runs, where a headers tree lacks it."""
+    for scripts in glob.glob(os.path.join(root, 'usr/src/linux-headers-*-common/scripts')):
+        path = os.path.join(scripts, 'checker-valid.sh')
+        if not os.path.exists(path):
+            with open(path + '.tmp', 'w') as f:
+                f.write(SPARSE_CHECK)
+            os.chmod(path + '.tmp', 0o755)
+            os.replace(path + '.tmp', path)
 
 
 def _unpack(deb, dest):
