@@ -2,6 +2,7 @@
 /*
  * The compatibility layer's code: what compat.h cannot bridge inline.
  */
+#include <linux/cache.h>
 #include <linux/kernel.h>
 #include <linux/kprobes.h>
 #include <linux/string.h>
@@ -39,9 +40,9 @@ typedef void (*pc_cr4_writer)(unsigned long cr4);
  * native_write_cr4(), or NULL and why not: set once by pc_compat_init()
  * before any of the module's files exist, only read after.
  */
-static pc_cr4_writer pc_native_write_cr4;
-static const char *pc_native_write_cr4_why = "not looked up";
-static int pc_native_write_cr4_err;
+static pc_cr4_writer pc_native_write_cr4 __ro_after_init;
+static const char *pc_native_write_cr4_why __ro_after_init = "not looked up";
+static int pc_native_write_cr4_err __ro_after_init;
 
 /*
  * native_write_cr4() itself, found by a disabled kprobe (it is not

@@ -26,10 +26,11 @@ have TIMER_DELETE_SYNC include/linux/timer.h 'int timer_delete_sync\('
 if [ -f "$src/include/linux/kstack_erase.h" ]; then
 	printf ' -DPC_HAVE_KSTACK_ERASE_H'
 fi
-# cr4_update_irqsoff() exported to every module: 7.2 exports it to the
-# kvm modules only (their names follow the export type).
-if grep -Eq '	cr4_update_irqsoff	vmlinux	EXPORT_SYMBOL(_GPL)?$' \
-	"$obj/Module.symvers" 2>/dev/null; then
+# cr4_update_irqsoff() exported to every module: its Module.symvers line
+# has an empty namespace, the fifth field.  7.2 exports it to the kvm
+# modules only (their names are in that field).
+if awk -F'\t' '$2 == "cr4_update_irqsoff" && $3 == "vmlinux" && $5 == "" { found = 1 }
+	END { exit !found }' "$obj/Module.symvers" 2>/dev/null; then
 	printf ' -DPC_HAVE_CR4_UPDATE_EXPORT'
 fi
 echo
