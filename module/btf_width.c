@@ -302,7 +302,7 @@ int pc_point_widths(struct pc_point *point)
 	struct pc_btf btf = { };
 	const char *why = NULL;
 	unsigned int i, width;
-	char *name = NULL, key[8];
+	char *name = NULL, key[8], unread[64];
 	size_t size = 0;
 	int n = 0, ret;
 
@@ -315,16 +315,22 @@ int pc_point_widths(struct pc_point *point)
 		why = "a module's function: only vmlinux's BTF is read";
 	} else {
 		ret = pc_btf_read(&btf, &size);
-		if (!ret)
+		if (ret) {
+			snprintf(unread, sizeof(unread), "no BTF to read at %s: error %d",
+				 PC_BTF_PATH, ret);
+			why = unread;
+		} else {
 			ret = pc_btf_index(&btf, size);
-		if (!ret)
+			if (ret)
+				why = "BTF in a layout this module does not read";
+		}
+		if (!ret) {
 			n = pc_btf_protos(&btf, name, protos, PC_BTF_PROTOS);
-		if (ret)
-			why = "no BTF to read at " PC_BTF_PATH;
-		else if (n == -E2BIG)
-			why = "too many functions of this name in BTF";
-		else if (n <= 0)
-			why = "the function is not in BTF";
+			if (n == -E2BIG)
+				why = "too many functions of this name in BTF";
+			else if (n <= 0)
+				why = "the function is not in BTF";
+		}
 	}
 	ret = 0;
 	for (i = 0; !ret && i < cond->ncompare; i++) {

@@ -209,7 +209,7 @@ static noinline bool notrace pc_entry_args_hold(struct pc_point *point,
 	for (i = 0; i < cond->ncompare; i++)
 		if (!pc_compare_holds(&cond->compare[i],
 				      pc_ftrace_regs_argument(fregs,
-							cond->compare[i].key - 1)))
+							      cond->compare[i].key - 1)))
 			return false;
 	return true;
 }
