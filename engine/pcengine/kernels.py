@@ -292,7 +292,18 @@ class Host:
         built: the cross compiler, and LLVM= for a clang-built kernel."""
         cross = self.cross_prefix(rel)
         args = ['ARCH=arm64', 'CROSS_COMPILE=' + cross] if cross else []
-        return args + kbuild_llvm(self.rel_config(rel))
+        return args + kbuild_llvm(self.rel_config(rel)) + self._kbuild_gcc(rel)
+
+    def _kbuild_gcc(self, rel):
+        """['CC=gcc-N'] for a kernel of files built with a gcc the
+        host has only as gcc-N (kernelfiles.compiler_missing let it in)."""
+        if self.build_root(rel) or self.rel_arch(rel) != 'amd64':
+            return []
+        m = re.search(r'^CONFIG_GCC_VERSION=([1-9][0-9]*)[0-9]{4}$',
+                      config_text(self.rel_config(rel)), re.M)
+        if not m or int(m.group(1)) == kernelfiles.host_gcc_major():
+            return []
+        return ['CC=gcc-' + m.group(1)]
 
     def guest_timeout(self, rel, seconds):
         """The bench's time limit for one guest.  KASAN and lockdep (the

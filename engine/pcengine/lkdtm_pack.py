@@ -159,10 +159,15 @@ def ready(out, rel, series, results, cross_prefix, env=os.environ):
     extracted directory's 'source': True when a guest is to run it; else
     False, with its result written in RESULTS.  (Whether SERIES runs it
     at all, the scope, PC_CASES and PC_SHARD decide: prepare_series.py.)"""
-    source = source_of(series, env)
     result = os.path.join(results, '%s-lkdtm_selftest.result' % series)
     sel = selftest_dir(out, rel)
-    if not os.access(source, os.R_OK):
+    try:
+        source = source_of(series, env)
+    except SetupError as e:
+        source, why = None, e.args[0] if e.args else 'no reason given'
+    if source is None:
+        line = 'not ok %s/lkdtm_selftest # its linux-source: %s' % (series, why)
+    elif not os.access(source, os.R_OK):
         line = 'ok %s/lkdtm_selftest # SKIP %s is not installed (linux-source-6.12)' % (
             series, source)
     elif extract(sel, source) and pack(out, rel, cross_prefix) and _name(sel, source):

@@ -23,6 +23,7 @@ line of SERIES.
 """
 
 import collections
+import contextlib
 import fcntl
 import glob
 import hashlib
@@ -30,6 +31,7 @@ import os
 import re
 import shutil
 import subprocess
+import tempfile
 import time
 
 from . import SetupError, cache_of, kernelfiles, log
@@ -78,11 +80,14 @@ class AptRoot:
         self.conf = os.path.join(self.dir, 'apt.conf')
 
     def _write(self):
+        """The configuration, each file replaced whole and only when it
+        changes: an apt-get of another run reading it never finds it
+        empty (it would fall back to the host's sources)."""
         for d in ('lists/partial', 'cache/archives/partial', 'debs'):
             os.makedirs(os.path.join(self.dir, d), exist_ok=True)
-        with open(os.path.join(self.dir, 'sources.list'), 'w') as f:
-            f.write('deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] '
-                    '%s %s main\n' % (MIRROR, self.suite))
+        _put(os.path.join(self.dir, 'sources.list'),
+             'deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] '
+             '%s %s main\n' % (MIRROR, self.suite))
         open(os.path.join(self.dir, 'status'), 'a').close()
         opts = ['Dir::Etc::sourcelist "%s/sources.list";' % self.dir,
                 'Dir::Etc::sourceparts "-";',
@@ -93,8 +98,7 @@ class AptRoot:
                 'APT::Sandbox::User "root";']
         if SUITES[self.suite].stale_ok:
             opts.append('Acquire::Check-Valid-Until "false";')
-        with open(self.conf, 'w') as f:
-            f.write('\n'.join(opts) + '\n')
+        _put(self.conf, '\n'.join(opts) + '\n')
 
     def run(self, args, cwd=None):
         """apt-get or apt-cache ARGS under this configuration: stdout."""
@@ -102,18 +106,23 @@ class AptRoot:
                            stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                            universal_newlines=True)
         if r.returncode:
+            last = r.stderr.strip().splitlines()[-1:] or ['status %d' % r.returncode]
             raise SetupError('%s (private %s sources) failed: %s' % (
-                ' '.join(args[:2]), self.suite, r.stderr.strip().splitlines()[-1:]))
+                ' '.join(args[:2]), self.suite, last[0]))
         return r.stdout
 
-    def update(self):
-        self._write()
+    def update(self, force=False):
+        """The lists, taken again after a day (or when FORCE), under
+        the suite's lock: two runs never update at once."""
         stamp = os.path.join(self.dir, 'updated')
-        if os.path.isfile(stamp) and time.time() - os.stat(stamp).st_mtime < LISTS_MAX_AGE:
-            return
-        log('apt-get update (private %s sources)' % self.suite)
-        self.run(['apt-get', 'update', '-q'])
-        open(stamp, 'w').close()
+        with _lock(self.dir + '.lock'):
+            self._write()
+            if not force and os.path.isfile(stamp) and \
+                    time.time() - os.stat(stamp).st_mtime < LISTS_MAX_AGE:
+                return
+            log('apt-get update (private %s sources)' % self.suite)
+            self.run(['apt-get', 'update', '-q'])
+            open(stamp, 'w').close()
 
     def version(self, package):
         """The candidate version of PACKAGE, or None."""
@@ -137,18 +146,43 @@ class AptRoot:
             raise SetupError('%s: linux-headers-%s names no release' % (self.suite, flavour))
         return m.group(1)
 
-    def download(self, packages):
-        """PACKAGES' .debs into debs/ (kept): their paths."""
-        debs = os.path.join(self.dir, 'debs')
-        self.run(['apt-get', 'download', '-q'] + packages, cwd=debs)
-        found = []
-        for p in packages:
-            name = p.split(':')[0]
-            hits = sorted(glob.glob(os.path.join(debs, '%s_*.deb' % name)))
-            if not hits:
-                raise SetupError('%s: apt-get download %s left no .deb' % (self.suite, p))
-            found.append(hits[-1])
-        return found
+    @contextlib.contextmanager
+    def downloaded(self, packages):
+        """PACKAGES' .debs, the versions the lists name, in a directory
+        of their own, removed after: their paths.  A version the mirror
+        dropped since the lists were taken is fetched after an update."""
+        d = tempfile.mkdtemp(dir=os.path.join(self.dir, 'debs'))
+        try:
+            try:
+                self.run(['apt-get', 'download', '-q'] + packages, cwd=d)
+            except SetupError:
+                self.update(force=True)
+                self.run(['apt-get', 'download', '-q'] + packages, cwd=d)
+            found = []
+            for p in packages:
+                hits = glob.glob(os.path.join(d, '%s_*.deb' % p.split(':')[0].split('=')[0]))
+                if len(hits) != 1:
+                    raise SetupError('%s: apt-get download %s left %d .debs' % (
+                        self.suite, p, len(hits)))
+                found.append(hits[0])
+            yield found
+        finally:
+            shutil.rmtree(d, ignore_errors=True)
+
+
+def _put(path, text):
+    """PATH holds TEXT, replaced whole, and only when it differs."""
+    try:
+        with open(path) as f:
+            if f.read() == text:
+                return
+    except OSError:
+        pass
+    fd, tmp = tempfile.mkstemp(dir=os.path.dirname(path))
+    with os.fdopen(fd, 'w') as f:
+        f.write(text)
+    os.chmod(tmp, 0o644)
+    os.replace(tmp, path)
 
 
 def _lock(path):
@@ -164,13 +198,14 @@ def _lock(path):
 
 
 def _chroot_packages(apt, suite, releases):
-    """What the chroot installs: the compiler, make, sparse and the
-    amd64 headers (arm64's are unpacked), with their versions."""
+    """What the chroot holds, as PACKAGE=VERSION: the compiler, make,
+    sparse and the amd64 headers, installed; arm64's headers, unpacked."""
     s = SUITES[suite]
     want = [s.compiler, 'make', 'libc6-dev', 'sparse']
     if any(r.endswith('-arm64') for r in releases):
         want.append(s.cross)
-    want += ['linux-headers-' + r for r in releases if not r.endswith('-arm64')]
+    want += ['linux-headers-' + r + (':arm64' if r.endswith('-arm64') else '')
+             for r in releases]
     return ['%s=%s' % (p, apt.version(p) or '-') for p in want]
 
 
@@ -185,18 +220,18 @@ def chroot(suite, releases, env):
     key = hashlib.sha256((suite + '\n' + '\n'.join(sorted(pkgs))).encode()).hexdigest()[:16]
     base = os.path.join(cache_of(env), 'suites')
     root = os.path.join(base, '%s-%s' % (suite, key))
-    if os.path.isfile(os.path.join(root, '.complete')):
-        _sparse_check(root)
+    if _whole(root, releases):
         return root
     with _lock(root + '.lock'):
-        if os.path.isfile(os.path.join(root, '.complete')):
+        if _whole(root, releases):
             return root
         tmp = root + '.tmp'
         shutil.rmtree(tmp, ignore_errors=True)
         log('making a %s chroot with %s (mmdebstrap, a few minutes; kept in %s)'
             % (suite, SUITES[suite].compiler, base))
+        installed = [p for p in pkgs if ':arm64=' not in p]
         argv = ['mmdebstrap', '--variant=apt', '--mode=root', '-q',
-                '--include=' + ','.join(p.split('=')[0] for p in pkgs)]
+                '--include=' + ','.join(installed)]
         if SUITES[suite].stale_ok:
             argv.append('--aptopt=Acquire::Check-Valid-Until "false"')
         r = subprocess.run(argv + [suite, tmp, MIRROR], stdout=subprocess.PIPE,
@@ -204,11 +239,15 @@ def chroot(suite, releases, env):
         if r.returncode:
             shutil.rmtree(tmp, ignore_errors=True)
             raise SetupError('mmdebstrap of %s failed: %s' % (suite, r.stdout[-2000:]))
-        arm64 = [r for r in releases if r.endswith('-arm64')]
+        arm64 = [p for p in pkgs if ':arm64=' in p]
         if arm64:
-            for deb in apt.download(['linux-headers-%s:arm64' % r for r in arm64]):
-                _unpack(deb, tmp)
+            with apt.downloaded(arm64) as debs:
+                for deb in debs:
+                    _unpack(deb, tmp)
         _sparse_check(tmp)
+        if not all(os.path.isdir(os.path.join(tmp, 'usr/src/linux-headers-' + r))
+                   for r in releases):
+            raise SetupError('the %s chroot lacks the headers of %s' % (suite, ' '.join(releases)))
         open(os.path.join(tmp, '.complete'), 'w').close()
         shutil.rmtree(root, ignore_errors=True)
         os.rename(tmp, root)
@@ -230,14 +269,20 @@ rm -f "$f"
 
 
 def _sparse_check(root):
-    """The checker test C=1 runs, where a headers tree lacks it."""
+    """The checker test C=1 runs, where a headers tree lacks it: made
+    with the chroot, before it is published."""
     for scripts in glob.glob(os.path.join(root, 'usr/src/linux-headers-*-common/scripts')):
         path = os.path.join(scripts, 'checker-valid.sh')
         if not os.path.exists(path):
-            with open(path + '.tmp', 'w') as f:
+            with open(path, 'w') as f:
                 f.write(SPARSE_CHECK)
-            os.chmod(path + '.tmp', 0o755)
-            os.replace(path + '.tmp', path)
+            os.chmod(path, 0o755)
+
+
+def _whole(root, releases):
+    """ROOT is a published chroot with the headers of RELEASES."""
+    return os.path.isfile(os.path.join(root, '.complete')) and all(
+        os.path.isdir(os.path.join(root, 'usr/src/linux-headers-' + r)) for r in releases)
 
 
 def _unpack(deb, dest):
@@ -265,9 +310,15 @@ def _first(root, paths):
 
 
 def kernel_files(suite, rel, env):
-    """REL's image, config and modules, unpacked once: their directory."""
+    """REL's image, config and modules, unpacked once per package
+    version (a rebuild may keep the release's name): their directory."""
     apt = AptRoot(suite, env)
-    d = os.path.join(cache_of(env), 'suites', 'kernel-' + rel)
+    pkgs = _kernel_packages(apt, rel)
+    version = apt.version(pkgs[0])
+    if not version:
+        raise SetupError('%s has no %s' % (suite, pkgs[0]))
+    d = os.path.join(cache_of(env), 'suites', 'kernel-%s_%s' % (
+        rel, re.sub(r'[^A-Za-z0-9.+-]', '_', version)))
     if os.path.isfile(os.path.join(d, '.complete')):
         return d
     with _lock(d + '.lock'):
@@ -276,11 +327,11 @@ def kernel_files(suite, rel, env):
         tmp = d + '.tmp'
         shutil.rmtree(tmp, ignore_errors=True)
         log('fetching %s from %s' % (rel, suite))
-        debs = apt.download(_kernel_packages(apt, rel))
         if rel.endswith('-arm64'):
-            debs += apt.download(['busybox-static:arm64'])
-        for deb in debs:
-            _unpack(deb, tmp)
+            pkgs.append('busybox-static:arm64')
+        with apt.downloaded(pkgs) as debs:
+            for deb in debs:
+                _unpack(deb, tmp)
         open(os.path.join(tmp, '.complete'), 'w').close()
         shutil.rmtree(d, ignore_errors=True)
         os.rename(tmp, d)
@@ -305,9 +356,8 @@ def linux_source(series, env):
         if os.path.isfile(path):
             return path
         log('fetching %s from %s' % (package, s.suite))
-        deb, = apt.download([package])
         tmp = path + '.tmp'
-        with open(tmp, 'wb') as out:
+        with apt.downloaded([package]) as (deb,), open(tmp, 'wb') as out:
             tar = subprocess.Popen(['dpkg-deb', '--fsys-tarfile', deb], stdout=subprocess.PIPE)
             ok = subprocess.run(['tar', '-xO', './usr/src/%s.tar.xz' % package],
                                 stdin=tar.stdout, stdout=out).returncode == 0
@@ -315,9 +365,8 @@ def linux_source(series, env):
             ok = tar.wait() == 0 and ok
         if not ok:
             os.unlink(tmp)
-            raise SetupError('could not take %s.tar.xz out of %s' % (package, deb))
+            raise SetupError('could not take %s.tar.xz out of its package' % package)
         os.rename(tmp, path)
-        os.unlink(deb)
     return path
 
 
@@ -374,8 +423,17 @@ def in_chroot(croot, argv, binds):
     """ARGV run inside the chroot CROOT, with /proc (objtool reads it) and
     each host directory in BINDS at the same path: a make -C and M= mean
     the same inside as outside."""
-    script = ['set -e', 'mount -t proc proc "$0/proc"']
-    for b in binds:
-        script.append('mkdir -p "$0%s" && mount --bind "%s" "$0%s"' % (b, b, b))
-    script.append('exec chroot "$0" "$@"')
-    return ['unshare', '--mount', '--', 'sh', '-c', '\n'.join(script), croot] + list(argv)
+    script = '''set -e
+root=$1
+n=$2
+shift 2
+mount -t proc proc "$root/proc"
+while [ "$n" -gt 0 ]; do
+	mkdir -p "$root$1"
+	mount --bind "$1" "$root$1"
+	shift
+	n=$((n - 1))
+done
+exec chroot "$root" "$@"'''
+    return (['unshare', '--mount', '--', 'sh', '-c', script, 'in-chroot', croot, str(len(binds))]
+            + list(binds) + list(argv))

@@ -2,6 +2,7 @@
 """Another suite's kernels: the chroot's command and the root of links."""
 
 import os
+import subprocess
 import tempfile
 import unittest
 
@@ -10,13 +11,21 @@ from pcengine import kernelfiles, suites
 
 class InChroot(unittest.TestCase):
     def test_binds_at_the_same_path(self):
-        argv = suites.in_chroot('/c', ['make', '-C', '/usr/src/h', 'M=/out/x'], ['/out'])
+        argv = suites.in_chroot('/c', ['make', '-C', '/usr/src/h', 'M=/out/x'], ['/out', '/a b'])
         self.assertEqual(argv[:5], ['unshare', '--mount', '--', 'sh', '-c'])
-        script = argv[5]
-        self.assertIn('mount -t proc proc "$0/proc"', script)
-        self.assertIn('mkdir -p "$0/out" && mount --bind "/out" "$0/out"', script)
-        self.assertTrue(script.endswith('exec chroot "$0" "$@"'))
-        self.assertEqual(argv[6:], ['/c', 'make', '-C', '/usr/src/h', 'M=/out/x'])
+        self.assertEqual(argv[6:], ['in-chroot', '/c', '2', '/out', '/a b',
+                                    'make', '-C', '/usr/src/h', 'M=/out/x'])
+
+    def test_the_script_binds_each_and_runs_the_rest(self):
+        """The script itself, with echo for mount, mkdir and chroot."""
+        argv = suites.in_chroot('/c', ['make', 'M=/o'], ['/o', '/a b'])
+        script = argv[5].replace('mount ', 'echo mount ').replace('mkdir ', 'echo mkdir ')
+        script = script.replace('exec chroot', 'echo chroot')
+        out = subprocess.run(['sh', '-c', script] + argv[6:], stdout=subprocess.PIPE,
+                             universal_newlines=True, check=True).stdout
+        self.assertEqual(out.splitlines(), [
+            'mount -t proc proc /c/proc', 'mkdir -p /c/o', 'mount --bind /o /c/o',
+            'mkdir -p /c/a b', 'mount --bind /a b /c/a b', 'chroot /c make M=/o'])
 
 
 class Series(unittest.TestCase):
