@@ -29,7 +29,7 @@ FILES = (
     '.ci/run',
     'tests/*', 'tests/bench/*', 'tests/cases/*.sh',
     'guest/init', 'guest/capture-init', 'guest/*.sh',
-    'tools/*.sh', 'tools/*.bash-completion',
+    'tools/*.sh', 'tools/*.bash-completion', 'module/*.sh',
 )
 # Not checked: saved data, not code of ours to run: what the bash
 # generators wrote, kept byte for byte as the engine's tests hold their
