@@ -55,7 +55,7 @@ def matches(pattern, text):
                           stdout=subprocess.DEVNULL).returncode == 0
 
 
-DEFAULT_KERNELS = '6.1 6.12 6.1-rt arm64-6.1 debug'
+DEFAULT_KERNELS = '6.1 6.12 6.1-rt arm64-6.1 debug 7.2 7.2-rt arm64-7.2'
 
 # The scope variables and their defaults (tests/run's).
 SCOPE_DEFAULTS = {
@@ -129,8 +129,26 @@ KDUMP_ARM64_SLICE = frozenset('''panic oops_interrupt_context exhaust_stack
     point_null_dereference cpu1_while_cpu0_irqs_off_arm64
     hardlockup_nmi_watchdog'''.split())
 
+# An x86-64 kernel between the first and the last of a run (6.12, with
+# 6.1 first and 7.2 last): those two bracket it, so it runs the
+# machinery that differs most between versions (the return path, the
+# deferred hits, the counters), the slice's types, and a capture each
+# by panic(), at a point and from a hard interrupt.
+X86_MID_NAMES = frozenset('''point_in_path point_return_oops return_nested
+    deferred_misses deferred_irq_in_softirq
+    counters_exact crashpoints_rearm_fires_once lockups_irqs_off
+    return_trace_inside'''.split())
+X86_MID_KDUMP = frozenset('panic point_null_dereference oops_interrupt_context'.split())
+# An arm64 kernel after the first (arm64-7.2 beside arm64-6.1): the
+# crash-point machinery's core, the slice's types that every kernel
+# must see, and two captures.
+ARM64_NEXT_NAMES = frozenset('''point_in_path point_not_on_path
+    point_return_oops return_nested counters_exact'''.split())
+ARM64_NEXT_TYPES = frozenset('bugon panic null_dereference oops_interrupt_context'.split())
+ARM64_NEXT_KDUMP = frozenset('panic point_null_dereference'.split())
+
 LANES = ('hand', 'types', 'kdump', 'matrix', 'lkdtm')
-KINDS = ('first-x86', 'x86', 'rt', 'arm64', 'debug', 'clang')
+KINDS = ('first-x86', 'x86', 'x86-mid', 'rt', 'arm64', 'arm64-next', 'debug', 'clang')
 
 
 class Rule(collections.namedtuple('Rule', 'types names patterns kdump')):
@@ -192,6 +210,17 @@ POLICY = {
     ('x86', 'matrix'): Cell(NONE, *MATRIX_WIDE, WHY_MATRIX),
     ('x86', 'lkdtm'): Cell(ALL, *NEVER, ''),
 
+    ('x86-mid', 'hand'): Cell(only(names=X86_MID_NAMES), *X86_FULL,
+                              'the first and the last x86-64 kernels bracket it:'
+                              ' the machinery that differs between versions'),
+    ('x86-mid', 'types'): Cell(only(types=DEBUG_SLICE_TYPES | ARM64_SLICE_TYPES), *X86_FULL,
+                               'another x86-64 kernel runs the debug and arm64 slices\' types'),
+    ('x86-mid', 'kdump'): Cell(only(kdump=X86_MID_KDUMP), *KDUMP_FULL,
+                               'the first and the last x86-64 kernels run the ways in'
+                               ' that differ; this one three'),
+    ('x86-mid', 'matrix'): Cell(NONE, *MATRIX_WIDE, WHY_MATRIX),
+    ('x86-mid', 'lkdtm'): Cell(ALL, *NEVER, ''),
+
     ('rt', 'hand'): Cell(only(names=RT_SLICE_NAMES), *X86_FULL,
                          'PREEMPT_RT runs what it changes (the rt slice)'),
     ('rt', 'types'): Cell(only(names=RT_SLICE_NAMES), *X86_FULL,
@@ -210,6 +239,17 @@ POLICY = {
                              'arm64 boots two kernels under TCG: a slice of captures'),
     ('arm64', 'matrix'): Cell(NONE, *MATRIX_WIDE, WHY_MATRIX),
     ('arm64', 'lkdtm'): Cell(ALL, *NEVER, ''),
+
+    ('arm64-next', 'hand'): Cell(only(names=ARM64_NEXT_NAMES), *ARM64_FULL,
+                                 'arm64 is ' + WHY_TCG + ': the first arm64 kernel runs the'
+                                 ' slice, this one the machinery\'s core'),
+    ('arm64-next', 'types'): Cell(only(types=ARM64_NEXT_TYPES), *ARM64_FULL,
+                                  'arm64 is ' + WHY_TCG + ': four types every kernel must see'),
+    ('arm64-next', 'kdump'): Cell(only(kdump=ARM64_NEXT_KDUMP), *KDUMP_FULL,
+                                  'arm64 boots two kernels under TCG: two captures'),
+    ('arm64-next', 'matrix'): Cell(NONE, *MATRIX_WIDE, WHY_MATRIX),
+    ('arm64-next', 'lkdtm'): Cell(NONE, *ARM64_FULL, 'the first arm64 kernel runs the LKDTM'
+                                  ' selftest; this one in check-long'),
 
     # Hand-written cases: also see EXCLUDED and the debug-slice header.
     ('debug', 'hand'): Cell(ALL, *DEBUG_FULL, ''),
@@ -272,9 +312,20 @@ def first_x86(kernels):
 
 
 def kind_of(series, kernels):
+    """The kind of SERIES in a run of KERNELS: the first x86-64 kernel
+    aside, an x86-64 one between the first and the last is x86-mid, an
+    arm64 one after the first is arm64-next."""
     if series == first_x86(kernels):
         return 'first-x86'
-    return series_kind(series)
+    kind = series_kind(series)
+    same = [s for s in kernels if series_kind(s) == kind]
+    if series not in same:
+        return kind
+    if kind == 'x86' and series != same[-1]:
+        return 'x86-mid'
+    if kind == 'arm64' and series != same[0]:
+        return 'arm64-next'
+    return kind
 
 
 def lane(name, hand):
@@ -440,7 +491,7 @@ def table_lines():
             but = sorted(n for k, n in EXCLUDED if k == kind)
             but += ['"%s" cases' % DEBUG_SLICE_HEADER] if kind == 'debug' else []
             why = 'all but ' + ', '.join(but) if but else why
-        lines.append('%-9s %-6s %-34s %-28s %s' % (kind, ln, show(cell.default), wide, why))
+        lines.append('%-10s %-6s %-34s %-28s %s' % (kind, ln, show(cell.default), wide, why))
     return lines
 
 

@@ -216,6 +216,31 @@ class Select(unittest.TestCase):
         self.assertIn('--select needs --kernels and --cases', done.stderr)
 
 
+class KindsInARun(unittest.TestCase):
+    def test_the_default_run(self):
+        kernels = scope.DEFAULT_KERNELS.split()
+        self.assertEqual({s: scope.kind_of(s, kernels) for s in kernels}, {
+            '6.1': 'first-x86', '6.12': 'x86-mid', '7.2': 'x86', '6.1-rt': 'rt',
+            '7.2-rt': 'rt', 'arm64-6.1': 'arm64', 'arm64-7.2': 'arm64-next',
+            'debug': 'debug'})
+
+    def test_one_kernel_of_a_kind_is_that_kind(self):
+        self.assertEqual(scope.kind_of('6.12', ['6.1', '6.12']), 'x86')
+        self.assertEqual(scope.kind_of('arm64-7.2', ['6.1', 'arm64-7.2']), 'arm64')
+        self.assertEqual(scope.kind_of('6.12', ['6.1']), 'x86')
+
+    def test_a_mid_kernel_runs_its_slice(self):
+        kernels, v = ['6.1', '6.12', '7.2'], scope.scope_vars({})
+        self.assertTrue(scope.decide('6.12', 'return_nested', kernels, v, {'return_nested': ''})[0])
+        runs, why = scope.decide('6.12', 'bad_input', kernels, v, {'bad_input': ''})
+        self.assertFalse(runs)
+        self.assertIn('bracket it', why)
+        self.assertTrue(scope.decide('7.2', 'bad_input', kernels, v, {'bad_input': ''})[0])
+        self.assertTrue(scope.decide('6.12', 'bad_input', kernels,
+                                     scope.scope_vars({'PC_X86_SCOPE': 'full'}),
+                                     {'bad_input': ''})[0])
+
+
 class SameDefaultsAsTheShell(unittest.TestCase):
     """tests/run's comment gives PC_KERNELS' default: the scope's."""
 
