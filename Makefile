@@ -11,7 +11,8 @@
 #   make check           the whole QEMU bench (tests/run)
 #   make check-long      the same, with every crash type on every kernel
 #                        (6.12, Debian's rt 6.1 and 6.12, arm64 6.1 and
-#                        6.12, the debug kernel),
+#                        6.12, the debug kernel, sid's 7.2, 7.2-rt and
+#                        arm64-7.2), the whole matrix on each,
 #                        the clang kernel's cases and
 #                        the kdump lane's every type on each kernel
 #                        (arm64: 6.1 only; hours under TCG)
@@ -107,7 +108,8 @@ check:
 	tests/run
 
 check-long:
-	PC_KERNELS="6.1 6.12 6.1-rt 6.12-rt arm64-6.1 arm64-6.12 debug clang" PC_ARM64_SCOPE=full \
+	PC_KERNELS="6.1 6.12 6.1-rt 6.12-rt arm64-6.1 arm64-6.12 debug clang 7.2 7.2-rt arm64-7.2" \
+		PC_ARM64_SCOPE=full \
 		PC_DEBUG_SCOPE=full PC_KDUMP_SCOPE=full PC_X86_SCOPE=full \
 		PC_MATRIX_SCOPE=full PC_KDUMP_CRASH=1 tests/run
 
