@@ -46,7 +46,7 @@ static int pc_btf_read(struct pc_btf *btf, size_t *size)
 	if (IS_ERR(f))
 		return PTR_ERR(f);
 	len = i_size_read(file_inode(f));
-	if (len < (loff_t)sizeof(struct btf_header) || len > PC_BTF_MAX) {
+	if (len < (loff_t)offsetofend(struct btf_header, str_len) || len > PC_BTF_MAX) {
 		filp_close(f, NULL);
 		return -EINVAL;
 	}
@@ -108,7 +108,12 @@ static int pc_btf_index(struct pc_btf *btf, size_t size)
 	u32 off = 0, extra;
 	u64 end;
 
-	if (h->magic != BTF_MAGIC || h->hdr_len < sizeof(*h))
+	/*
+	 * Only the fields up to str_len are read: 7.2's header has more
+	 * (a layout section), which BTF of 24 header bytes leaves out.
+	 */
+	if (h->magic != BTF_MAGIC ||
+	    h->hdr_len < offsetofend(struct btf_header, str_len))
 		return -EINVAL;
 	end = (u64)h->hdr_len + h->type_off + h->type_len;
 	if (end > size || (u64)h->hdr_len + h->str_off + h->str_len > size ||
