@@ -174,11 +174,11 @@ PC_CRASH_TYPE(double_free, "SLAB_FREE_DOUBLE", heap, PC_CTX_ATOMIC, PC_FATE_REPO
 PC_CRASH_TYPE(slab_free_wrong_cache, "SLAB_FREE_CROSS", heap, PC_CTX_TASK, PC_FATE_REPORT,
 	      "CONFIG_SLUB_DEBUG slub_debug=FZPU",
 	      "free an object to a cache it does not belong to",
-	      "cache_from_obj: Wrong slab cache\\. pc-wrong-b but object is from pc-wrong-a|kmem_cache_free\\(pc-wrong-b, [0-9a-f]+\\): object belongs to different cache pc-wrong-a")
+	      "(slab cache\\. |kmem_cache_free\\()pc-wrong-b.* (from|different cache) pc-wrong-a")
 PC_CRASH_TYPE(slab_free_page, "SLAB_FREE_PAGE", heap, PC_CTX_ATOMIC, PC_FATE_REPORT, "",
 	      "kfree() a page that came from the page allocator",
 	      "WARNING: (CPU: [0-9]+ PID: [0-9]+ at )?mm/sl[au]b(_common)?\\.c:[0-9]+ (at )?free_large_kmalloc",
-	      "object pointer: 0x")
+	      "object pointer: 0x|page dumped because: Not a kmalloc allocation")
 PC_CRASH_TYPE(slab_init_on_alloc, "SLAB_INIT_ON_ALLOC",
 	      heap, PC_CTX_ATOMIC, PC_FATE_REPORT,
 	      "CONFIG_INIT_ON_ALLOC_DEFAULT_ON !CONFIG_KASAN_GENERIC",
