@@ -76,11 +76,13 @@ PC_ARM64_EXPECT(panic_stop_irqoff,
 		"Kernel panic - not syncing: provoke-crash: panic_stop_irqoff requested")
 /*
  * The frame pc_recurse() makes is first written in it or in pc_fill(),
- * wherever the randomized stack offset puts the guard page.
+ * wherever the randomized stack offset puts the guard page; or in the
+ * memset() they call, where it is out of line (7.2 built with gcc-16:
+ * pc is __pi_memset_generic, lr is ours).
  */
 PC_ARM64_EXPECT(exhaust_stack,
 		"Insufficient stack space to handle exception!",
-		"pc : pc_(recurse|fill)\\+",
+		"(pc|lr) : pc_(recurse|fill)\\+",
 		"Kernel panic - not syncing: kernel stack overflow")
 PC_ARM64_EXPECT(stack_guard_page_leading,
 		"Unable to handle kernel paging request at virtual address",
