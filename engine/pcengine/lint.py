@@ -154,16 +154,15 @@ def w1_sparse(out, rel, roots, env):
     """The module built with W=1 and sparse (C=1) against REL, in a copy
     of its own: no warning.  The warnings come first, as grep printed
     them."""
-    kdir, series = kernel_dir(rel, roots)
+    series = kernel_dir(rel, roots)[1]
     tree = os.path.join(out, 'src-' + rel)
     _copy([os.path.join(ROOT, 'module'), os.path.join(ROOT, 'include')], tree)
     log = os.path.join(out, 'sparse-%s.log' % rel)
-    args = ['M=' + os.path.join(tree, 'module'), 'W=1', 'C=1'] + kernels.kbuild_llvm(
-        os.path.join(kdir, '.config')) + ['modules']
-    croot = suites.build_root(os.path.join(roots, rel))
-    # Another suite's kernel: its own compiler and sparse, in its chroot.
-    argv = (suites.in_chroot(croot, ['make', '-C', '/usr/src/linux-headers-' + rel] + args, [tree])
-            if croot else ['make', '-C', kdir] + args)
+    # As every module build: REL's compiler (another suite's in its
+    # chroot, with its sparse), cross or LLVM= as REL's kernel was built.
+    host = kernels.Host(dict(env, PC_KERNEL_ROOTS=roots))
+    argv = host.make(rel, ['M=' + os.path.join(tree, 'module'), 'W=1', 'C=1', 'modules'],
+                     binds=[tree])
     rc = logged(argv, log, env=env)
     lines = _lines(log)
     warned = [line for line in lines if re.search('warning:|error:', line)] if rc == 0 else []

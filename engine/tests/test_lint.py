@@ -79,7 +79,9 @@ class Sparse(Temp):
         lines = self.run_make('  CC [M]  a.o\n  CHECK   a.c\n  CHECK   b.c\n')
         self.assertEqual(lines, ['ok lint/w1_sparse_6.1', '#   W=1 C=1 against '
                                  '6.1.0-57-cloud-amd64: sparse checked 2 files, no warning'])
-        self.assertEqual(self.argv[-2:], ['LLVM=-19', 'modules'])
+        self.assertEqual(self.argv[:3], ['make', '-C', '/usr/src/linux-headers-6.1.0-57-cloud-amd64'])
+        self.assertIn('LLVM=-19', self.argv)
+        self.assertEqual(self.argv[-1], 'modules')
 
     def test_a_warning(self):
         log = '  CHECK   a.c\na.c:3: warning: x\n'
