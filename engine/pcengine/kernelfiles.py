@@ -52,21 +52,28 @@ def host_gcc_major(cc='gcc'):
     return int(m.group(1)) if m else None
 
 
+def compiler_major(config, name):
+    """The major version of the compiler NAME ('GCC' or 'CLANG') that
+    built a kernel of CONFIG's text, or None when another built it."""
+    m = re.search(r'^CONFIG_%s_VERSION=([1-9][0-9]*)[0-9]{4}$' % name, config, re.M)
+    return int(m.group(1)) if m else None
+
+
 def compiler_missing(config, gcc_major=host_gcc_major, which=shutil.which):
     """Why the host cannot build modules for a kernel of CONFIG's text
     (the compiler that built it, by its version text), or None."""
     text = re.search(r'^CONFIG_CC_VERSION_TEXT="(.*)"$', config, re.M)
     text = text.group(1) if text else 'an unknown compiler'
-    clang = re.search(r'^CONFIG_CLANG_VERSION=([1-9][0-9]*)[0-9]{4}$', config, re.M)
+    clang = compiler_major(config, 'CLANG')
     if clang:
-        need = 'clang-' + clang.group(1)
-        return None if which(need) and which('ld.lld-' + clang.group(1)) else (
-            'it was built with %s; the host has no %s (apt-get install %s lld-%s)'
-            % (text, need, need, clang.group(1)))
-    gcc = re.search(r'^CONFIG_GCC_VERSION=([1-9][0-9]*)[0-9]{4}$', config, re.M)
-    if not gcc or int(gcc.group(1)) == gcc_major():
+        need = 'clang-%d' % clang
+        return None if which(need) and which('ld.lld-%d' % clang) else (
+            'it was built with %s; the host has no %s (apt-get install %s lld-%d)'
+            % (text, need, need, clang))
+    gcc = compiler_major(config, 'GCC')
+    if not gcc or gcc == gcc_major():
         return None
-    need = 'gcc-' + gcc.group(1)
+    need = 'gcc-%d' % gcc
     if which(need):
         return None
     return ('it was built with %s; the host\'s gcc is %s and it has no %s: build on a host '

@@ -94,8 +94,8 @@ def config_text(path):
 def kbuild_llvm(config):
     """['LLVM=-N'] for a kernel built with clang N (its modules must be
     too; clang-N and lld-N must be installed), [] for gcc."""
-    m = re.search(r'^CONFIG_CLANG_VERSION=([1-9][0-9]*)[0-9]{4}$', config_text(config), re.M)
-    return ['LLVM=-' + m.group(1)] if m else []
+    clang = kernelfiles.compiler_major(config_text(config), 'CLANG')
+    return ['LLVM=-%d' % clang] if clang else []
 
 
 def ramoops_cmdline(arch):
@@ -299,11 +299,10 @@ class Host:
         host has only as gcc-N (kernelfiles.compiler_missing let it in)."""
         if self.build_root(rel) or self.rel_arch(rel) != 'amd64':
             return []
-        m = re.search(r'^CONFIG_GCC_VERSION=([1-9][0-9]*)[0-9]{4}$',
-                      config_text(self.rel_config(rel)), re.M)
-        if not m or int(m.group(1)) == kernelfiles.host_gcc_major():
+        gcc = kernelfiles.compiler_major(config_text(self.rel_config(rel)), 'GCC')
+        if not gcc or gcc == kernelfiles.host_gcc_major():
             return []
-        return ['CC=gcc-' + m.group(1)]
+        return ['CC=gcc-%d' % gcc]
 
     def guest_timeout(self, rel, seconds):
         """The bench's time limit for one guest.  KASAN and lockdep (the
