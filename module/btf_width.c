@@ -71,7 +71,7 @@ static u32 pc_btf_extra(const struct btf_type *t)
 	switch (BTF_INFO_KIND(t->info)) {
 	case BTF_KIND_INT:
 	case BTF_KIND_VAR:
-	case BTF_KIND_DECL_TAG:
+	case PC_BTF_KIND_DECL_TAG:
 		return sizeof(u32);
 	case BTF_KIND_PTR:
 	case BTF_KIND_FWD:
@@ -80,8 +80,8 @@ static u32 pc_btf_extra(const struct btf_type *t)
 	case BTF_KIND_CONST:
 	case BTF_KIND_RESTRICT:
 	case BTF_KIND_FUNC:
-	case BTF_KIND_FLOAT:
-	case BTF_KIND_TYPE_TAG:
+	case PC_BTF_KIND_FLOAT:
+	case PC_BTF_KIND_TYPE_TAG:
 		return 0;
 	case BTF_KIND_ARRAY:
 		return sizeof(struct btf_array);
@@ -90,8 +90,8 @@ static u32 pc_btf_extra(const struct btf_type *t)
 		return vlen * sizeof(struct btf_member);
 	case BTF_KIND_ENUM:
 		return vlen * sizeof(struct btf_enum);
-	case BTF_KIND_ENUM64:
-		return vlen * sizeof(struct btf_enum64);
+	case PC_BTF_KIND_ENUM64:
+		return vlen * PC_BTF_ENUM64_SIZE;
 	case BTF_KIND_FUNC_PROTO:
 		return vlen * sizeof(struct btf_param);
 	case BTF_KIND_DATASEC:
@@ -171,7 +171,7 @@ static unsigned int pc_btf_width(const struct pc_btf *btf, u32 id,
 		case BTF_KIND_VOLATILE:
 		case BTF_KIND_CONST:
 		case BTF_KIND_RESTRICT:
-		case BTF_KIND_TYPE_TAG:
+		case PC_BTF_KIND_TYPE_TAG:
 			id = t->type;
 			continue;
 		case BTF_KIND_PTR:
@@ -182,7 +182,7 @@ static unsigned int pc_btf_width(const struct pc_btf *btf, u32 id,
 				sign = PC_WIDTH_SIGNED;
 			break;
 		case BTF_KIND_ENUM:
-		case BTF_KIND_ENUM64:
+		case PC_BTF_KIND_ENUM64:
 			if (BTF_INFO_KFLAG(t->info))
 				sign = PC_WIDTH_SIGNED;
 			break;

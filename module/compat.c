@@ -5,7 +5,10 @@
 #include <linux/cache.h>
 #include <linux/kernel.h>
 #include <linux/kprobes.h>
+#include <linux/rcupdate.h>
+#include <linux/smp.h>
 #include <linux/string.h>
+#include <linux/workqueue.h>
 #ifdef CONFIG_X86_64
 #include <asm/special_insns.h>
 #include <asm/tlbflush.h>
@@ -101,5 +104,46 @@ int pc_cr4_clear_pinned(unsigned long bits, unsigned long *after)
 #else
 void pc_compat_init(void)
 {
+}
+#endif
+
+#ifdef PC_HAVE_START_POLL_RCU
+void pc_rcu_start_grace_period(void)
+{
+	start_poll_synchronize_rcu();
+}
+
+void pc_compat_exit(void)
+{
+}
+#else
+/*
+ * A worker that waits for a grace period, which starts one.  Queued on
+ * another CPU: the caller's is about to stop.  The work is static; the
+ * workqueue owns it while pending or running, and pc_compat_exit() waits
+ * for it before the module's text goes.  If the stall it waits out never
+ * ends, the kernel does not come back to unload the module.
+ */
+static void pc_rcu_wait_grace_period(struct work_struct *work)
+{
+	synchronize_rcu();
+}
+
+static DECLARE_WORK(pc_rcu_grace_work, pc_rcu_wait_grace_period);
+
+void pc_rcu_start_grace_period(void)
+{
+	unsigned int cpu = get_cpu();
+	unsigned int other = cpumask_any_but(cpu_online_mask, cpu);
+
+	/* One CPU: no other to wait on this one; the stall types need smp. */
+	if (other < nr_cpu_ids)
+		queue_work_on(other, system_wq, &pc_rcu_grace_work);
+	put_cpu();
+}
+
+void pc_compat_exit(void)
+{
+	flush_work(&pc_rcu_grace_work);
 }
 #endif

@@ -138,6 +138,7 @@ fail:
 	pc_interrupts_exit();
 	pc_heap_exit();
 	pc_path_exit();
+	pc_compat_exit();
 	return ret;
 }
 
@@ -150,6 +151,7 @@ static void __exit pc_exit(void)
 	/* No crash is in progress: each would hold a module reference. */
 	pc_heap_exit();
 	pc_path_exit();
+	pc_compat_exit();
 	pr_info("unloaded\n");
 }
 

@@ -413,4 +413,13 @@ int pc_entry_enable(struct pc_point **points, int n);
 void pc_entry_disable(struct pc_point **points, int n);
 void pc_entry_exit(void);
 
+/*
+ * Where a refused type could be armed instead: "the function entry" if
+ * this build has the fast path, else an offset past the ftrace call (an
+ * int3 probe sees the path's whole context); for the log lines.  Set by
+ * probe_ftrace.c or probe_entry_kprobe.c, whichever this build has.
+ */
+extern const bool pc_entry_fast_built;
+extern const char *const pc_entry_advice;
+
 #endif /* PROVOKE_CRASH_CRASHPOINT_H */

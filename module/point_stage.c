@@ -177,6 +177,11 @@ static void pc_point_policy(struct pc_point *point)
 	}
 }
 
+static const char pc_missed_at_entry[] =
+	"arm it at a function entry ftrace can patch, where such a hit counts as missed";
+static const char pc_no_entry[] =
+	"no point can count it as missed: this ftrace lacks the module's entry path (5.19's API)";
+
 /* Validate a registered point: 0, or why it may not be armed. */
 static int pc_point_validate(struct pc_point *point)
 {
@@ -214,8 +219,9 @@ static int pc_point_validate(struct pc_point *point)
 	 * it (a breakpoint's redirect, a diverted return cannot).
 	 */
 	if (type->fate == PC_FATE_STALL && (!point->redirect || !point->fast)) {
-		pr_warn("crashpoints: %s: %s cannot run in this probe's handler: it holds up the path itself and lets it go on, which only a point at a function entry ftrace patches can do (no +OFFSET, no %%return)\n",
-			point->where, type->name);
+		pr_warn("crashpoints: %s: %s cannot run in this probe's handler: it holds up the path itself and lets it go on, which only a point at a function entry ftrace patches can do (no +OFFSET, no %%return)%s\n",
+			point->where, type->name, pc_entry_fast_built ? "" :
+			", and this ftrace lacks the module's entry path (5.19's API)");
 		return -EINVAL;
 	}
 	if (!point->redirect && point->context > type->context) {
@@ -233,8 +239,9 @@ static int pc_point_validate(struct pc_point *point)
 	 * or turn interrupts off): only types that run in any context.
 	 */
 	if (point->redirect && point->on_return && type->context < PC_CTX_ATOMIC) {
-		pr_warn("crashpoints: %s: %s needs a path in %s context to complete, and a %%return point cannot see the context the function returns in: arm it at the function entry\n",
-			point->where, type->name, pc_context_name(type->context));
+		pr_warn("crashpoints: %s: %s needs a path in %s context to complete, and a %%return point cannot see the context the function returns in: %s\n",
+			point->where, type->name, pc_context_name(type->context),
+			pc_entry_advice);
 		return -EINVAL;
 	}
 	/*
@@ -259,8 +266,9 @@ static int pc_point_validate(struct pc_point *point)
 
 		unmet = pc_type_unmet_config(type, &len);
 		if (unmet) {
-			pr_warn("crashpoints: %s: %s needs %.*s, which this kernel does not meet: a crash that does not happen cannot resume the path here; arm it at a function entry ftrace can patch, where such a hit counts as missed\n",
-				point->where, type->name, len, unmet);
+			pr_warn("crashpoints: %s: %s needs %.*s, which this kernel does not meet: a crash that does not happen cannot resume the path here; %s\n",
+				point->where, type->name, len, unmet,
+				pc_entry_fast_built ? pc_missed_at_entry : pc_no_entry);
 			return -EOPNOTSUPP;
 		}
 	}
@@ -271,8 +279,9 @@ static int pc_point_validate(struct pc_point *point)
 	 */
 	if (point->redirect && !point->fast && type->context < PC_CTX_IRQS &&
 	    !pc_probe_sees_preemption(kp)) {
-		pr_warn("crashpoints: %s: %s needs a path in %s context to complete, which a probe on an ftrace call site cannot check at each hit: arm it at the function entry\n",
-			point->where, type->name, pc_context_name(type->context));
+		pr_warn("crashpoints: %s: %s needs a path in %s context to complete, which a probe on an ftrace call site cannot check at each hit: %s\n",
+			point->where, type->name, pc_context_name(type->context),
+			pc_entry_advice);
 		return -EINVAL;
 	}
 	/* argN and retval compare in the declared width: btf_width.c. */

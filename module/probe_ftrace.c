@@ -67,6 +67,9 @@ static bool pc_entry_registered;
 
 static struct ftrace_ops pc_entry_ops;
 
+const bool pc_entry_fast_built = true;
+const char *const pc_entry_advice = "arm it at the function entry";
+
 /*
  * The levels of preemption the callback holds above the path's own: its
  * recursion lock's (always one: ftrace_test_recursion_trylock() disables

@@ -186,7 +186,7 @@ NOKPROBE_SYMBOL(pc_point_hit);
 
 int pc_point_return(struct kretprobe_instance *ri, struct pt_regs *regs)
 {
-	struct kretprobe *rp = get_kretprobe(ri);
+	struct kretprobe *rp = pc_get_kretprobe(ri);
 	struct pc_point *point;
 
 	/* NULL while the kretprobe is being unregistered. */

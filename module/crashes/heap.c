@@ -10,7 +10,6 @@
 #include <linux/compiler.h>
 #include <linux/delay.h>
 #include <linux/gfp.h>
-#include <linux/kfence.h>
 #include <linux/mm.h>
 #include <linux/percpu.h>
 #include <linux/preempt.h>
@@ -56,7 +55,7 @@ static void *pc_kfence_alloc(size_t size)
 	if (interval && pc_may_sleep()) {
 		for (tries = 0; tries < PC_KFENCE_TRIES; tries++) {
 			obj = kmalloc(size, GFP_KERNEL);
-			if (!obj || is_kfence_address(obj))
+			if (!obj || pc_is_kfence_address(obj))
 				return obj;
 			kfree(obj);
 			msleep(interval);
@@ -125,7 +124,7 @@ int pc_crash_read_after_free(void)
 	 * KFENCE faults on the read and reports it, KASAN reports it before
 	 * it happens; neither poisons.
 	 */
-	if (is_kfence_address(obj))
+	if (pc_is_kfence_address(obj))
 		pr_info("read_after_free: the freed object was KFENCE's\n");
 	else if (IS_ENABLED(CONFIG_KASAN_GENERIC))
 		pr_info("read_after_free: the read was KASAN's to report (it read 0x%02x)\n",
@@ -156,7 +155,7 @@ int pc_crash_kfence_read_after_free(void)
 	obj = pc_heap_alloc(PC_HEAP_SIZE);
 	if (!obj)
 		return -ENOMEM;
-	if (!is_kfence_address(obj)) {
+	if (!pc_is_kfence_address(obj)) {
 		kfree(obj);
 		pr_err("XFAIL: kfence_read_after_free: KFENCE served no allocation (kfence.sample_interval=0, or too busy)\n");
 		return -EOPNOTSUPP;
@@ -280,7 +279,7 @@ static int pc_fill_first_slab(int *victim)
 		if (!obj)
 			break;
 		pc_double_free_held[held] = obj;
-		if (is_kfence_address(obj))
+		if (pc_is_kfence_address(obj))
 			continue;
 		if (!first) {
 			first = virt_to_head_page(obj);

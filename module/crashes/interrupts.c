@@ -63,11 +63,11 @@ static void pc_hardirq_oops(struct irq_work *work)
 	pc_crash_null_dereference();
 }
 
-static struct irq_work pc_hardirq_work = IRQ_WORK_INIT_HARD(pc_hardirq_oops);
+static struct irq_work pc_hardirq_work = PC_IRQ_WORK_INIT_HARD(pc_hardirq_oops);
 
 static bool pc_hardirq_pending(void)
 {
-	return irq_work_is_pending(&pc_hardirq_work);
+	return pc_irq_work_is_pending(&pc_hardirq_work);
 }
 
 int pc_crash_oops_interrupt_context(void)
