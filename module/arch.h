@@ -99,16 +99,24 @@ static inline bool pc_arch_shift_return(struct pt_regs *regs,
 					unsigned long *resume,
 					unsigned long *bytes)
 {
+	unsigned long stack = (unsigned long)task_stack_page(current);
 	unsigned long args = regs->sp + sizeof(long), last;
-	unsigned long used = regs->sp - (unsigned long)task_stack_page(current);
+	unsigned long used = regs->sp - stack;
 
 	if (!kprobe_ftrace(kp))
 		return false;
 	if (used < THREAD_SIZE && used < PC_SHIFT + THREAD_SIZE / 8)
 		return false;
 	*bytes = PC_SHIFT_ARGS;
-	if ((args ^ (args + PC_SHIFT_ARGS - 1)) & PAGE_MASK &&
-	    get_kernel_nofault(last, (unsigned long *)(args + PC_SHIFT_ARGS) - 1))
+	/*
+	 * On the task's stack its end bounds the copy, with no read: a
+	 * fault in a kprobe handler, even a fixed-up one, counts as a
+	 * kprobes miss before 5.14.
+	 */
+	if (used < THREAD_SIZE)
+		*bytes = min(*bytes, stack + THREAD_SIZE - args);
+	else if ((args ^ (args + PC_SHIFT_ARGS - 1)) & PAGE_MASK &&
+		 get_kernel_nofault(last, (unsigned long *)(args + PC_SHIFT_ARGS) - 1))
 		*bytes = PAGE_ALIGN(args) - args;
 	*resume = (unsigned long)kp->addr + MCOUNT_INSN_SIZE;
 	instruction_pointer_set(regs, (unsigned long)pc_return_shift);
