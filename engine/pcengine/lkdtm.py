@@ -31,10 +31,11 @@ BOOT = 'slub_debug=FZPU init_on_free=1 randomize_kstack_offset=on'
 ENTROPY_RE = re.compile(r'Bits of stack entropy: [0-9]+|Stack entropy is low.*')
 
 
-def tests(tests_txt):
-    """Every test the guest runs, as (NUM, NAME): stack-entropy as 0,
-    then each line of tests.txt, commented out or not."""
-    found = [('0', 'stack-entropy')]
+def tests(tests_txt, entropy=True):
+    """Every test the guest runs, as (NUM, NAME): stack-entropy as 0
+    (ENTROPY: the selftest has it, since 5.11), then each line of
+    tests.txt, commented out or not."""
+    found = [('0', 'stack-entropy')] if entropy else []
     for n, line in enumerate(console.lines_of(tests_txt), 1):
         words = line.split()
         name = words[0] if words else ''
@@ -86,7 +87,7 @@ def _verdict(name, seg):
 def unanswered(tests_txt, answered):
     """The names of TESTS_TXT (commented out or not) that are not in
     ANSWERED, DIRECT's names, in tests.txt's order."""
-    return [name for num, name in tests(tests_txt)[1:] if name and name not in answered]
+    return [name for num, name in tests(tests_txt, False) if name and name not in answered]
 
 
 def names_line(series, tests_txt, answered, source):
@@ -98,11 +99,11 @@ def names_line(series, tests_txt, answered, source):
         return 'not ok %s # %s\'s tests.txt names %s; DIRECT does not answer' % (
             test, source, ' '.join(missing))
     return 'ok %s # DIRECT answers all %d names of %s\'s tests.txt' % (
-        test, len(tests(tests_txt)) - 1, source)
+        test, len(tests(tests_txt, False)), source)
 
 
 def report(series, out_text, console_text, tests_txt, status, limit, seconds, source,
-           answered=None):
+           answered=None, entropy=True):
     """The selftest's KTAP lines: one per test with run.sh's verdict under
     it, one for the guest being up after the last test, one for DIRECT
     answering every name (when ANSWERED, its names, is given), then the
@@ -112,7 +113,7 @@ def report(series, out_text, console_text, tests_txt, status, limit, seconds, so
     lines, fails = [], []
     count = dict(passed=0, xfail=0, skip=0, fail=0)
     lost, after = '', 0
-    for num, name in tests(tests_txt):
+    for num, name in tests(tests_txt, entropy):
         test = '%s/lkdtm/%s' % (series, name)
         begin = 'LKDTM-BEGIN %s %s' % (num, name)
         rc = _status(out, num, name)
@@ -242,7 +243,8 @@ def run(o, selftest):
         source = f.read().strip()
     table = os.path.join(os.path.dirname(o.initrd), 'cases', 'types.tsv')
     answered = {n for row in cases.read_table(table) for n in row.lkdtm.split()}
+    entropy = os.path.exists(os.path.join(selftest, 'stack-entropy.sh'))
     text = report(o.series, texts['out'], texts['console'], tests_txt, status, limit,
-                  int(time.monotonic() - start), source, answered)
+                  int(time.monotonic() - start), source, answered, entropy)
     with open(res + '.result', 'w', encoding='utf-8', errors='surrogateescape') as f:
         f.write(text)

@@ -3,7 +3,7 @@
 prepared with a series (prepare_series.py calls ready()).  run.sh and
 tests.txt come from Debian's linux-source of the series' own suite
 (tools/testing/selftests/lkdtm): 6.12's for the host's kernels, 7.2's
-for sid's (suites.linux_source), extracted once per release into
+for sid's, 5.10's for bullseye's (suites.linux_source), extracted once per release into
 PC_OUT/REL/lkdtm-selftest; each test
 is run.sh installed under the test's name, as the kselftest Makefile
 installs it, run from its directory.  It writes the name into
@@ -45,6 +45,8 @@ from .initramfs import pack_cpio
 # The selftest's files, under the tarball's top directory.
 SELFTEST = 'tools/testing/selftests/lkdtm'
 FILES = ('run.sh', 'tests.txt', 'stack-entropy.sh')
+# 5.10's selftest has no stack-entropy.sh (5.11).
+OPTIONAL = ('stack-entropy.sh',)
 
 
 def default_source(env=os.environ):
@@ -75,7 +77,7 @@ def _stamp(source):
 
 def _members(source, dest):
     """FILES from the tarball SOURCE into DEST, as tar would put them
-    there (mode, mtime); True when all three were there."""
+    there (mode, mtime); True when all were there but the optional ones."""
     left = set(FILES)
     with tarfile.open(source, 'r|xz') as tar:
         top = None
@@ -94,7 +96,7 @@ def _members(source, dest):
             left.discard(base)
             if not left:
                 return True
-    return False
+    return not left - set(OPTIONAL)
 
 
 def extract(d, source):
@@ -121,6 +123,17 @@ def extract(d, source):
     return True
 
 
+def _entropy(sel, root):
+    """stack-entropy.sh into ROOT: its one use of dmesg --follow, and
+    nothing else, changes; False if that use is not there."""
+    with open(os.path.join(sel, 'stack-entropy.sh'), 'rb') as f:
+        lines = f.read().split(b'\n')
+    changed = [line.replace(b'dmesg --follow', b'cat /dev/kmsg', 1) for line in lines]
+    with open(os.path.join(root, 'stack-entropy.sh'), 'wb') as f:
+        f.write(b'\n'.join(changed))
+    return sum(a != b for a, b in zip(lines, changed)) == 1
+
+
 def pack(out, rel, cross_prefix):
     """OUT/REL/initramfs-lkdtm.cpio: the release's initramfs (already
     packed by the series' preparation) with the selftest, comm (built
@@ -137,13 +150,7 @@ def pack(out, rel, cross_prefix):
         shutil.copytree(os.path.join(d, 'initramfs'), root, symlinks=True)
         for f in (os.path.join(sel, 'run.sh'), os.path.join(sel, 'tests.txt'), comm):
             shutil.copy(f, root)
-        # Its one use of dmesg --follow, and nothing else, changes.
-        with open(os.path.join(sel, 'stack-entropy.sh'), 'rb') as f:
-            lines = f.read().split(b'\n')
-        changed = [line.replace(b'dmesg --follow', b'cat /dev/kmsg', 1) for line in lines]
-        with open(os.path.join(root, 'stack-entropy.sh'), 'wb') as f:
-            f.write(b'\n'.join(changed))
-        if sum(a != b for a, b in zip(lines, changed)) != 1:
+        if os.path.exists(os.path.join(sel, 'stack-entropy.sh')) and not _entropy(sel, root):
             return False
         shutil.copy(os.path.join(ROOT, 'guest', 'lkdtm.sh'),
                     os.path.join(root, 'cases', 'lkdtm_selftest.sh'))
