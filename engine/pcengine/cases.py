@@ -152,6 +152,14 @@ def refused_case(kernel, row, only):
     ]
 
 
+def entry_refused_skip(name):
+    """The guest line that turns the refusal of type NAME at an entry
+    point, where the kernel's ftrace is too old for the entry path it
+    needs, into a skip with the module's reason."""
+    return ("dmesg | sed -n 's/.*provoke_crash: crashpoints: [^ ]*: \\(%s .*"
+            "lacks the module.s entry path.*\\)/PC-SKIP \\1/p' | head -n 1" % name)
+
+
 def missed_case(kernel, row, listed):
     """A point whose type needs a preemptible path, on a kernel that
     cannot tell one: the hit counts as missed, the module says why, and
@@ -166,6 +174,7 @@ def missed_case(kernel, row, listed):
         '# expect-out: PC-GUEST-END',
         '# reject: FAIL:|Oops|Kernel panic',
         'pc-guest write $D/crashpoints "%s %s"' % (sym, n),
+        entry_refused_skip(n),
         'pc-guest hit getppid 1',
         'cat $D/crashpoints',
     ]
@@ -263,6 +272,7 @@ def type_case(kernel, row, kind, needs, listed):
     else:
         lines += ['pc-guest write $D/crashpoints "%s %s"' % (sym, n),
                   'cat $D/crashpoints',
+                  entry_refused_skip(n),
                   'pc-guest hit getppid 1',
                   'cat $D/crashpoints']
     if not fatal:

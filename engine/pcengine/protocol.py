@@ -95,7 +95,7 @@ MARKERS = (
            "a batch guest's next case starts here, on both channels"),
     Marker('PC-SKIP', 'REASON', ('out',),
            ('engine/pcengine/cases.py', 'tests/cases/kdump_hardlockup_nmi_watchdog.sh',
-            'tests/cases/crashpoints_args_kprobe.sh'),
+            'tests/cases/crashpoints_args_kprobe.sh', 'tests/cases/deferred_misses.sh'),
            ('engine/pcengine/verdict.py',),
            'the case cannot test what it is for here: skipped, saying why '
            '(a type\'s "XFAIL: ..." line becomes one)', ('tests/run',)),

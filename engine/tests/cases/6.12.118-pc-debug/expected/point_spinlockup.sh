@@ -11,6 +11,7 @@
 # reject-out: PC-GUEST-END
 pc-guest write $D/crashpoints "__x64_sys_getppid spinlockup"
 cat $D/crashpoints
+dmesg | sed -n 's/.*provoke_crash: crashpoints: [^ ]*: \(spinlockup .*lacks the module.s entry path.*\)/PC-SKIP \1/p' | head -n 1
 pc-guest hit getppid 1
 cat $D/crashpoints
 sleep 60
