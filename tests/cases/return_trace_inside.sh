@@ -6,14 +6,15 @@
 # the landing.  Two traces: a report point inside getppid(2) (its %return
 # diverted), and /proc/PID/stack of a reader asleep inside vfs_read
 # (diverted too), which then returns into its crash.  7.2 reads a FIFO
-# through fifo_pipe_read and anon_pipe_read, not pipe_read.
+# through fifo_pipe_read and anon_pipe_read, not pipe_read; 5.10 goes
+# through new_sync_read.
 # expect: provoke_crash: vfs_read%return: bugon: 
 # expect: kernel BUG at .*bugs\.c
 # expect-out@x86_64: report 1: __task_pid_nr_ns\+0x
 # expect-out@x86_64: report 2: (__do_sys_getppid|__x64_sys_getppid)\+0x
 # expect-out@x86_64: report 3: pc_return_shifted\+0x1/
 # expect-out@x86_64: report 4: (do_syscall_64|x64_sys_call)\+0x
-# expect-out@x86_64: stack: (anon_pipe_read\+0x[0-9a-f]+/0x[0-9a-f]+ fifo_)?pipe_read\+0x[0-9a-f]+/0x[0-9a-f]+ vfs_read\+0x[0-9a-f]+/0x[0-9a-f]+ pc_return_shifted\+0x1/0x1 \[provoke_crash\] ksys_read\+
+# expect-out@x86_64: stack: (anon_pipe_read\+0x[0-9a-f]+/0x[0-9a-f]+ fifo_)?pipe_read\+0x[0-9a-f]+/0x[0-9a-f]+ (new_sync_read\+0x[0-9a-f]+/0x[0-9a-f]+ )?vfs_read\+0x[0-9a-f]+/0x[0-9a-f]+ pc_return_shifted\+0x1/0x1 \[provoke_crash\] ksys_read\+
 # expect-out@arm64: report 1: __task_pid_nr_ns\+0x
 # expect-out@arm64: report 2: __arm64_sys_getppid\+0x
 # expect-out@arm64: report 3: pc_return_landing(_pad)?\+0x
