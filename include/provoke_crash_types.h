@@ -141,7 +141,7 @@ PC_CRASH_TYPE(stack_end_corruption, "", stack, PC_CTX_PREEMPT, PC_FATE_PANIC,
 	      "Kernel panic - not syncing: corrupted stack end detected inside scheduler")
 
 /* The heap: SLUB debugging, the page allocator, init_on_alloc/free. */
-PC_CRASH_TYPE(overwrite_allocation, "SLAB_LINEAR_OVERFLOW",
+PC_CRASH_TYPE(overwrite_allocation, "SLAB_LINEAR_OVERFLOW OVERWRITE_ALLOCATION",
 	      heap, PC_CTX_ATOMIC, PC_FATE_REPORT,
 	      "CONFIG_SLUB_DEBUG slub_debug=FZPU",
 	      "write one word past a kmalloc object",
@@ -167,7 +167,7 @@ PC_CRASH_TYPE(read_buddy_after_free, "READ_BUDDY_AFTER_FREE",
 	      "read a freed page: init_on_free must have wiped it",
 	      "read_buddy_after_free: the freed page reads as zero|KASAN: use-after-free in")
 PC_CRASH_TYPE(double_free, "SLAB_FREE_DOUBLE", heap, PC_CTX_ATOMIC, PC_FATE_REPORT,
-	      "CONFIG_SLUB_DEBUG",
+	      "CONFIG_SLUB_DEBUG slub_debug=FZPU",
 	      "free the same slab object twice (one of its own cache, pc_double_free)",
 	      "BUG pc_double_free |BUG: KASAN: double-free in pc_crash_double_free",
 	      "Object already free|0 allocated objects but 1 are to be freed|KASAN: double-free")
@@ -277,25 +277,29 @@ PC_CRASH_TYPE(exec_null, "EXEC_NULL", perms, PC_CTX_NMI, PC_FATE_OOPS, "",
 #include "provoke_crash_refcount.h"
 
 /* Hardened usercopy: copies that overrun objects, frames or text. */
-PC_CRASH_TYPE(usercopy_heap_size_to, "USERCOPY_SLAB_SIZE_TO",
+PC_CRASH_TYPE(usercopy_heap_size_to,
+	      "USERCOPY_SLAB_SIZE_TO USERCOPY_HEAP_SIZE_TO",
 	      usercopy, PC_CTX_TASK, PC_FATE_OOPS,
 	      "CONFIG_HARDENED_USERCOPY",
 	      "copy_to_user() of more than a kmalloc object holds",
 	      "usercopy: Kernel memory exposure attempt detected from SLUB object 'kmalloc-64' \\(offset 0, size 128\\)",
 	      "kernel BUG at mm/usercopy\\.c")
-PC_CRASH_TYPE(usercopy_heap_size_from, "USERCOPY_SLAB_SIZE_FROM",
+PC_CRASH_TYPE(usercopy_heap_size_from,
+	      "USERCOPY_SLAB_SIZE_FROM USERCOPY_HEAP_SIZE_FROM",
 	      usercopy, PC_CTX_TASK, PC_FATE_OOPS,
 	      "CONFIG_HARDENED_USERCOPY",
 	      "copy_from_user() of more than a kmalloc object holds",
 	      "usercopy: Kernel memory overwrite attempt detected to SLUB object 'kmalloc-64' \\(offset 0, size 72\\)",
 	      "kernel BUG at mm/usercopy\\.c")
-PC_CRASH_TYPE(usercopy_heap_whitelist_to, "USERCOPY_SLAB_WHITELIST_TO",
+PC_CRASH_TYPE(usercopy_heap_whitelist_to,
+	      "USERCOPY_SLAB_WHITELIST_TO USERCOPY_HEAP_WHITELIST_TO",
 	      usercopy, PC_CTX_TASK, PC_FATE_OOPS,
 	      "CONFIG_HARDENED_USERCOPY",
 	      "copy_to_user() from outside a cache's usercopy region",
 	      "usercopy: Kernel memory exposure attempt detected from SLUB object 'pc-usercopy' \\(offset 0, size 16\\)",
 	      "kernel BUG at mm/usercopy\\.c")
-PC_CRASH_TYPE(usercopy_heap_whitelist_from, "USERCOPY_SLAB_WHITELIST_FROM",
+PC_CRASH_TYPE(usercopy_heap_whitelist_from,
+	      "USERCOPY_SLAB_WHITELIST_FROM USERCOPY_HEAP_WHITELIST_FROM",
 	      usercopy, PC_CTX_TASK, PC_FATE_OOPS,
 	      "CONFIG_HARDENED_USERCOPY",
 	      "copy_from_user() into outside a cache's usercopy region",
@@ -303,13 +307,13 @@ PC_CRASH_TYPE(usercopy_heap_whitelist_from, "USERCOPY_SLAB_WHITELIST_FROM",
 	      "kernel BUG at mm/usercopy\\.c")
 PC_CRASH_TYPE(usercopy_stack_frame_to, "USERCOPY_STACK_FRAME_TO",
 	      usercopy, PC_CTX_TASK, PC_FATE_OOPS,
-	      "CONFIG_HARDENED_USERCOPY",
+	      "CONFIG_HARDENED_USERCOPY CONFIG_ARCH_HAS_CURRENT_STACK_POINTER",
 	      "copy_to_user() from a stack frame that has returned",
 	      "usercopy: Kernel memory exposure attempt detected from process stack",
 	      "kernel BUG at mm/usercopy\\.c")
 PC_CRASH_TYPE(usercopy_stack_frame_from, "USERCOPY_STACK_FRAME_FROM",
 	      usercopy, PC_CTX_TASK, PC_FATE_OOPS,
-	      "CONFIG_HARDENED_USERCOPY",
+	      "CONFIG_HARDENED_USERCOPY CONFIG_ARCH_HAS_CURRENT_STACK_POINTER",
 	      "copy_from_user() into a stack frame that has returned",
 	      "usercopy: Kernel memory overwrite attempt detected to process stack",
 	      "kernel BUG at mm/usercopy\\.c")

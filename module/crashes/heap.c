@@ -31,6 +31,16 @@
 #define PC_HEAP_OFFSET	(PC_HEAP_SIZE / 4)
 
 /*
+ * A read after free that saw the poison: where it was read, after the
+ * verdict.  5.10's LKDTM selftest wants that trace ("call trace:", from
+ * the BUG() its test raised there); later ones want the verdict.
+ */
+static void pc_poisoned(void)
+{
+	dump_stack();
+}
+
+/*
  * How many KFENCE sample intervals a caller waits for a guarded object:
  * the first allocation anywhere after an interval gets it, and on a busy
  * debug kernel others win most of them (500 were too few under load).
@@ -124,17 +134,19 @@ int pc_crash_read_after_free(void)
 	 * KFENCE faults on the read and reports it, KASAN reports it before
 	 * it happens; neither poisons.
 	 */
-	if (pc_is_kfence_address(obj))
+	if (pc_is_kfence_address(obj)) {
 		pr_info("read_after_free: the freed object was KFENCE's\n");
-	else if (IS_ENABLED(CONFIG_KASAN_GENERIC))
+	} else if (IS_ENABLED(CONFIG_KASAN_GENERIC)) {
 		pr_info("read_after_free: the read was KASAN's to report (it read 0x%02x)\n",
 			seen);
-	else if (seen == POISON_FREE)
+	} else if (seen == POISON_FREE) {
 		pr_info("read_after_free: the freed object reads as poison 0x%02x: Memory correctly poisoned\n",
 			seen);
-	else
+		pc_poisoned();
+	} else {
 		pr_err("FAIL: read_after_free: the freed object still reads 0x%02x: no poisoning (slub_debug=P)\n",
 		       seen);
+	}
 	return 0;
 }
 
@@ -201,11 +213,13 @@ int pc_crash_read_buddy_after_free(void)
 	free_page(page);
 	OPTIMIZER_HIDE_VAR(page);
 	seen = READ_ONCE(*(unsigned long *)(page + PAGE_SIZE / 2));
-	if (!seen)
+	if (!seen) {
 		pr_info("read_buddy_after_free: the freed page reads as zero: Memory correctly poisoned\n");
-	else
+		pc_poisoned();
+	} else {
 		pr_err("FAIL: read_buddy_after_free: the freed page still reads %#lx: not wiped (init_on_free=1)\n",
 		       seen);
+	}
 	return 0;
 }
 
@@ -243,7 +257,11 @@ static void pc_unmerged_ctor(void *obj)
 
 int pc_heap_init(void)
 {
-	/* Checked whatever slub_debug= says; debug flags are never merged. */
+	/*
+	 * Checked whatever slub_debug= says (from 5.12: before, SLUB checks
+	 * no cache unless slub_debug= is on the boot line, which the type
+	 * asks for); debug flags are never merged.
+	 */
 	pc_double_free_cache = kmem_cache_create("pc_double_free",
 						 PC_HEAP_SIZE, 0,
 						 SLAB_CONSISTENCY_CHECKS |

@@ -134,14 +134,28 @@ static noinline void *pc_dead_frame(void)
 	return addr;
 }
 
+/*
+ * Hardened usercopy checks a stack object's lifetime (below the stack
+ * pointer: a returned frame) only where the arch has
+ * current_stack_pointer for it (5.18).
+ */
+static int pc_stack_frame(bool to_user, const char *name)
+{
+	if (!IS_ENABLED(CONFIG_ARCH_HAS_CURRENT_STACK_POINTER)) {
+		pc_expected_config(name, "CONFIG_ARCH_HAS_CURRENT_STACK_POINTER", false);
+		return -EOPNOTSUPP;
+	}
+	return pc_copy(to_user, pc_dead_frame(), 32, "a returned stack frame");
+}
+
 int pc_crash_usercopy_stack_frame_to(void)
 {
-	return pc_copy(true, pc_dead_frame(), 32, "a returned stack frame");
+	return pc_stack_frame(true, "usercopy_stack_frame_to");
 }
 
 int pc_crash_usercopy_stack_frame_from(void)
 {
-	return pc_copy(false, pc_dead_frame(), 32, "a returned stack frame");
+	return pc_stack_frame(false, "usercopy_stack_frame_from");
 }
 
 int pc_crash_usercopy_stack_beyond(void)
