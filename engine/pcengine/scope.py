@@ -112,13 +112,14 @@ KDUMP_X86_SLICE = frozenset('''panic oops_nmi_context oops_interrupt_context
     exhaust_stack hardlockup_nmi_watchdog cpu1_while_cpu0_irqs_off'''.split())
 # On the first x86-64 kernel, beside those: the other ways in (BUG(), a
 # panic from a hard interrupt, with interrupts off and while other CPUs
-# spin with them off, each lockup and stall detector's panic, a guard
-# page, a list check, a plain oops and one in a soft interrupt) and the
-# point kinds.  Every fatal type runs there with pstore in CI.
-KDUMP_FIRST_X86_SLICE = KDUMP_X86_SLICE | frozenset('''bugon point_bugon
-    point_panic null_dereference oops_softirq_context panic_in_hardirq
-    panic_irqs_off panic_stop_irqoff spinlockup hardlockup hung_task rcu_stall
-    smp_call_lockup stack_guard_page_leading corrupt_list_add'''.split())
+# spin with them off, each lockup and stall detector's panic, an oops in
+# a soft interrupt).  BUG() at a point, a plain oops, a panic at a point,
+# a guard page and a list check reach it as others do (BUG(), an oops at
+# a point, panic(), a stack overflow): they run in check-long.  Every
+# fatal type runs there with pstore in CI.
+KDUMP_FIRST_X86_SLICE = KDUMP_X86_SLICE | frozenset('''bugon
+    oops_softirq_context panic_in_hardirq panic_irqs_off panic_stop_irqoff
+    spinlockup hardlockup hung_task rcu_stall smp_call_lockup'''.split())
 # On arm64, where each guest boots two kernels under emulation: panic(),
 # an oops in a hard interrupt, a stack overflow, an oops at a crash point,
 # a panic while CPU 0 spins with interrupts off, and a hard lockup for
