@@ -55,7 +55,7 @@ def matches(pattern, text):
                           stdout=subprocess.DEVNULL).returncode == 0
 
 
-DEFAULT_KERNELS = '6.1 6.12 6.1-rt arm64-6.1 debug 7.2 7.2-rt arm64-7.2'
+DEFAULT_KERNELS = '6.1 5.10 6.12 6.1-rt arm64-6.1 debug 7.2 7.2-rt arm64-7.2'
 
 # The scope variables and their defaults (tests/run's).
 SCOPE_DEFAULTS = {
@@ -130,8 +130,8 @@ KDUMP_ARM64_SLICE = frozenset('''panic oops_interrupt_context exhaust_stack
     point_null_dereference cpu1_while_cpu0_irqs_off_arm64
     hardlockup_nmi_watchdog'''.split())
 
-# An x86-64 kernel between the first and the last of a run (6.12, with
-# 6.1 first and 7.2 last): those two bracket it, so it runs the
+# An x86-64 kernel between the first and the last of a run (5.10 and
+# 6.12, with 6.1 first and 7.2 last): those two bracket it, so it runs the
 # machinery that differs most between versions (the return path, the
 # deferred hits, the counters), the slice's types, and a capture each
 # by panic(), at a point and from a hard interrupt.

@@ -3,8 +3,7 @@
 own suite's compiler.
 
 Debian sid's 7.2 is built with gcc-16, and its kbuild tools need glibc
-2.38; bullseye's 5.10 with gcc-10 (not a series yet: SERIES says
-why).  Neither compiler installs on Debian 12.  So a series of another suite gets:
+2.38; bullseye's 5.10 with gcc-10.  Neither compiler installs on Debian 12.  So a series of another suite gets:
 
 - a private apt configuration (never the host's sources), which may
   accept a Release file past its Valid-Until date: the mirror here
@@ -48,13 +47,8 @@ SERIES = {
     '7.2': Series('sid', 'cloud-amd64', '7.2'),
     '7.2-rt': Series('sid', 'rt-amd64', '7.2'),
     'arm64-7.2': Series('sid', 'arm64', '7.2'),
+    '5.10': Series('bullseye', 'cloud-amd64', '5.10'),
 }
-# Not a series yet: bullseye's 5.10 ('5.10': Series('bullseye',
-# 'cloud-amd64', '5.10')).  Its chroot and kernel come as sid's do, but
-# the module does not build there: 5.10 has no ftrace_regs nor
-# <linux/trace_recursion.h> (the entry points' ftrace path), no
-# get_kretprobe(), no objtool hint strings for the %return landing, no
-# folios, and older BTF kinds and irq_work.
 MIRROR = 'http://deb.debian.org/debian'
 # What the host needs for these: mmdebstrap makes the chroots.
 HOST_PACKAGES = ('mmdebstrap',)

@@ -220,7 +220,7 @@ class KindsInARun(unittest.TestCase):
     def test_the_default_run(self):
         kernels = scope.DEFAULT_KERNELS.split()
         self.assertEqual({s: scope.kind_of(s, kernels) for s in kernels}, {
-            '6.1': 'first-x86', '6.12': 'x86-mid', '7.2': 'x86', '6.1-rt': 'rt',
+            '6.1': 'first-x86', '5.10': 'x86-mid', '6.12': 'x86-mid', '7.2': 'x86', '6.1-rt': 'rt',
             '7.2-rt': 'rt', 'arm64-6.1': 'arm64', 'arm64-7.2': 'arm64-next',
             'debug': 'debug'})
 
