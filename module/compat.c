@@ -6,6 +6,7 @@
 #include <linux/kernel.h>
 #include <linux/kprobes.h>
 #include <linux/rcupdate.h>
+#include <linux/rcupdate_wait.h>
 #include <linux/smp.h>
 #include <linux/string.h>
 #include <linux/workqueue.h>
@@ -118,15 +119,19 @@ void pc_compat_exit(void)
 }
 #else
 /*
- * A worker that waits for a grace period, which starts one.  Queued on
- * another CPU: the caller's is about to stop.  The work is static; the
- * workqueue owns it while pending or running, and pc_compat_exit() waits
- * for it before the module's text goes.  If the stall it waits out never
- * ends, the kernel does not come back to unload the module.
+ * A worker that waits for a normal grace period, which starts one (not
+ * synchronize_rcu(): it may expedite, and an expedited stall reads
+ * otherwise).  Queued on another CPU: the caller's is about to stop.
+ * The work is static; the workqueue owns it while pending or running,
+ * and pc_compat_exit() waits for it before the module's text goes.  If
+ * the stall it waits out never ends, the kernel does not come back to
+ * unload the module.  Queueing takes the workqueue's and the scheduler's
+ * locks: a point on code that holds one of them deadlocks here instead
+ * of stalling as asked.
  */
 static void pc_rcu_wait_grace_period(struct work_struct *work)
 {
-	synchronize_rcu();
+	wait_rcu_gp(call_rcu);
 }
 
 static DECLARE_WORK(pc_rcu_grace_work, pc_rcu_wait_grace_period);

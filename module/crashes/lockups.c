@@ -47,8 +47,9 @@ noinline int pc_crash_unreachable_loop(void)
  * on this CPU's list, which a CPU about to spin with interrupts off never
  * looks at again (unless callbacks are offloaded), and no grace period
  * would start until some other CPU queued one (minutes on an idle debug
- * kernel).  The request wakes RCU's kthread, which must run on another
- * CPU: the stall types need smp.
+ * kernel).  The request (compat.h) wakes RCU's kthread, or before 5.12 a
+ * worker that waits for a grace period, either on another CPU: the stall
+ * types need smp.
  */
 static void pc_rcu_kick(void)
 {
