@@ -111,7 +111,8 @@ static inline bool pc_arch_shift_return(struct pt_regs *regs,
 	/*
 	 * On the task's stack its end bounds the copy, with no read: a
 	 * fault in a kprobe handler, even a fixed-up one, counts as a
-	 * kprobes miss before 5.14.
+	 * kprobes miss before 5.14.  Elsewhere (an interrupt stack) the
+	 * read stays, and such a fault still counts there.
 	 */
 	if (used < THREAD_SIZE)
 		*bytes = min(*bytes, stack + THREAD_SIZE - args);

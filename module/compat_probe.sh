@@ -49,7 +49,7 @@ have GET_KRETPROBE include/linux/kprobes.h 'get_kretprobe\('
 have UNWIND_HINT_FUNC_C arch/x86/include/asm/unwind_hints.h '^#define UNWIND_HINT_FUNC'
 # What the fast entry path (probe_ftrace.c) needs of ftrace: a recursion
 # lock for modules (5.11), ftrace_regs (5.11) and many call sites set in
-# one filter update (5.19).
+# one filter update (5.18).
 if [ -f "$src/include/linux/trace_recursion.h" ] &&
 	grep -q 'ftrace_set_filter_ips(' "$src/include/linux/ftrace.h"; then
 	printf ' -DPC_HAVE_FTRACE_ENTRY'
