@@ -307,13 +307,13 @@ PC_CRASH_TYPE(usercopy_heap_whitelist_from,
 	      "kernel BUG at mm/usercopy\\.c")
 PC_CRASH_TYPE(usercopy_stack_frame_to, "USERCOPY_STACK_FRAME_TO",
 	      usercopy, PC_CTX_TASK, PC_FATE_OOPS,
-	      "CONFIG_HARDENED_USERCOPY CONFIG_ARCH_HAS_CURRENT_STACK_POINTER",
+	      "CONFIG_HARDENED_USERCOPY CONFIG_ARCH_HAS_CURRENT_STACK_POINTER|CONFIG_UNWINDER_FRAME_POINTER",
 	      "copy_to_user() from a stack frame that has returned",
 	      "usercopy: Kernel memory exposure attempt detected from process stack",
 	      "kernel BUG at mm/usercopy\\.c")
 PC_CRASH_TYPE(usercopy_stack_frame_from, "USERCOPY_STACK_FRAME_FROM",
 	      usercopy, PC_CTX_TASK, PC_FATE_OOPS,
-	      "CONFIG_HARDENED_USERCOPY CONFIG_ARCH_HAS_CURRENT_STACK_POINTER",
+	      "CONFIG_HARDENED_USERCOPY CONFIG_ARCH_HAS_CURRENT_STACK_POINTER|CONFIG_UNWINDER_FRAME_POINTER",
 	      "copy_from_user() into a stack frame that has returned",
 	      "usercopy: Kernel memory overwrite attempt detected to process stack",
 	      "kernel BUG at mm/usercopy\\.c")
