@@ -265,7 +265,12 @@ UNKNOWN_CONDITION = ("unknown condition '%s' (after= every= times= probability= 
 
 def _plain_value(key, value, kind, err):
     """A KEY=VALUE condition's value; False when it is bad."""
-    if key in ('after', 'every', 'pid', 'cpu'):
+    if key == 'every':
+        # The module's words, here before a guest starts.
+        if re.fullmatch(r'0+', value):
+            raise err('every must be at least 1')
+        return bool(re.fullmatch(r'[0-9]+', value))
+    if key in ('after', 'pid', 'cpu'):
         return bool(re.fullmatch(r'[0-9]+', value))
     if key == 'times':
         return bool(re.fullmatch(r'-1|[0-9]+', value))
@@ -302,7 +307,15 @@ def check_arm(spec, table, program):
                   % where)
     check_type(kind, table, "--arm '%s'" % spec, program)
     seen, callers = set(), 0
+    # KEY OP VALUE is one word: the control file splits a line at spaces.
     for kv in conditions:
+        if re.fullmatch(r'(!=|<=|>=|=|<|>|&).*|arg[0-9]+|retval|caller!?', kv):
+            raise err("'%s': write each condition as one word, without spaces "
+                      "(arg3>100, retval=-5, every=2)" % kv)
+    for kv in conditions:
+        m = re.fullmatch(r'arg([0-9]+)(!=|<=|>=|=|<|>|&).*', kv)
+        if m and not 1 <= int(m.group(1)) <= 6:
+            raise err("'%s': the arguments are arg1 to arg6" % kv)
         m = COMPARE_RE.fullmatch(kv)
         if m:
             key, value = m.group(1), m.group(3)

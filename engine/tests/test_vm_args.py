@@ -157,6 +157,14 @@ class Arm(unittest.TestCase):
                       arm('vfs_read+0x10 bugon arg1=1'))
         self.assertIsNone(arm('vfs_read+0 bugon arg1=1'))
         self.assertIn("bad value in 'arg1=zz'", arm('vfs_read bugon arg1=zz'))
+        # The mistakes a user made, with the words that fix them.
+        self.assertIn("'arg3': write each condition as one word, without spaces",
+                      arm('vfs_read bugon arg3 > 100'))
+        self.assertIn("'>=5': write each condition as one word", arm('vfs_read bugon >=5'))
+        self.assertIn("'arg0>1': the arguments are arg1 to arg6", arm('vfs_read bugon arg0>1'))
+        self.assertIn("'arg7>1': the arguments are arg1 to arg6", arm('vfs_read bugon arg7>1'))
+        self.assertIn('every must be at least 1', arm('vfs_read bugon every=0'))
+        self.assertIsNone(arm('vfs_read bugon every=1 arg6>1'))
 
     def test_callers(self):
         self.assertIsNone(arm('vfs_read bugon caller=ksys_read caller!=mod:f.cold'))
