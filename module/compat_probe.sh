@@ -33,7 +33,7 @@ fi
 # BTF kinds newer than 5.10: FLOAT (5.13), DECL_TAG (5.16), TYPE_TAG
 # (5.17), ENUM64 (6.0).
 for kind in FLOAT DECL_TAG TYPE_TAG ENUM64; do
-	have BTF_KIND_$kind include/uapi/linux/btf.h "BTF_KIND_$kind[[:space:]]*="
+	have "BTF_KIND_${kind}" include/uapi/linux/btf.h "BTF_KIND_${kind}[[:space:]]*="
 done
 # IRQ_WORK_INIT_HARD() and irq_work_is_pending() (5.11): before them an
 # irq_work's flags were its own atomic_t.
