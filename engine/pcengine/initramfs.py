@@ -14,7 +14,10 @@ from . import ROOT, SetupError, kernels
 # On arm64 the case's output goes to a virtio-serial port on the virt
 # board's virtio-mmio bus; /init, and the capture kernel's, load what
 # they find.
-ARM64_OUT_MODULES = ('drivers/virtio/virtio_mmio', 'drivers/char/virtio_console')
+# The output port's modules, in load order; one the kernel builds in is
+# left out.  virtio and virtio_ring are modules on 5.10, built in later.
+ARM64_OUT_MODULES = ('drivers/virtio/virtio', 'drivers/virtio/virtio_ring',
+                     'drivers/virtio/virtio_mmio', 'drivers/char/virtio_console')
 RAMOOPS_MODULES = ('lib/reed_solomon/reed_solomon', 'fs/pstore/ramoops')
 
 
