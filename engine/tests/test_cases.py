@@ -67,10 +67,16 @@ class Kernels(unittest.TestCase):
     def test_arm64_6_12_dumps_no_52_bit_kernel(self):
         k = kernel_of('6.1.0-57-cloud-amd64', release='6.12.57-arm64', arch='arm64',
                       hit_symbol='__arm64_sys_getppid')
+        k = k._replace(config=k.config | {'CONFIG_ARM64_VA_BITS_52'})
         got = self.case('kdump_bugon', k)
         self.assertIn('# expect-out: VA Bits 52 not supported\n', got)
         self.assertNotIn('PC-KDUMP-DUMP', got)
         self.assertIn('pc-guest write $D/bugon 1', got)
+        # A 48-bit arm64 kernel (5.10, 6.1) is dumped: by its config, not
+        # its version.
+        k48 = k._replace(release='5.10.0-32-arm64',
+                         config=k.config - {'CONFIG_ARM64_VA_BITS_52'})
+        self.assertIn('PC-KDUMP-DUMP', self.case('kdump_bugon', k48))
         # pac_corruption is arm64's own: not refused there.
         self.assertIn('direct_pac_corruption.sh',
                       cases.cases_of(k, [r for r in rows_of('6.1.0-57-cloud-amd64')
