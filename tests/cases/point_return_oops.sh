@@ -4,7 +4,8 @@
 # caller's return site in the trace (context=path).  The shell that ran the
 # task goes on: no kprobe state is left behind (an oops inside a kretprobe
 # handler used to leave it, and on arm64 6.1 init then died of SIGSEGV).
-# sid's gcc-16 makes invoke_syscall a clone, invoke_syscall.constprop.0.
+# sid's gcc-16 makes invoke_syscall a clone, invoke_syscall.constprop.0;
+# arm64 5.10 calls the system call from el0_svc_common.
 # pstore: 1
 # expect-out: armed: @sys@getppid%return null_dereference hits=0 filtered=0 fired=0 missed=0 context=path
 # expect: provoke_crash: @sys@getppid%return: null_dereference: 
@@ -13,7 +14,7 @@
 # expect@x86_64:  (do_syscall_64|x64_sys_call)\+0x
 # expect@arm64: Unable to handle kernel NULL pointer dereference
 # expect@arm64: pc : pc_crash_null_dereference
-# expect@arm64:  invoke_syscall(\.constprop\.[0-9]+)?\+0x
+# expect@arm64:  (invoke_syscall|el0_svc_common)(\.constprop\.[0-9]+)?\+0x
 # expect:  pc_return_land[a-z_]*\+0x
 # On x86 the landing is entered by the function's ret, and hands over to
 # C as if the caller had called it: the unwinder's reliable frames above
