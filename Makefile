@@ -108,7 +108,7 @@ check:
 	tests/run
 
 check-long:
-	PC_KERNELS="6.1 5.10 6.12 6.1-rt 6.12-rt arm64-6.1 arm64-6.12 debug clang 7.2 7.2-rt arm64-7.2" \
+	PC_KERNELS="6.1 5.10 6.12 6.1-rt 6.12-rt arm64-6.1 arm64-5.10 arm64-6.12 debug clang 7.2 7.2-rt arm64-7.2" \
 		PC_ARM64_SCOPE=full \
 		PC_DEBUG_SCOPE=full PC_KDUMP_SCOPE=full PC_X86_SCOPE=full \
 		PC_MATRIX_SCOPE=full PC_KDUMP_CRASH=1 tests/run

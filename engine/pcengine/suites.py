@@ -48,6 +48,7 @@ SERIES = {
     '7.2-rt': Series('sid', 'rt-amd64', '7.2'),
     'arm64-7.2': Series('sid', 'arm64', '7.2'),
     '5.10': Series('bullseye', 'cloud-amd64', '5.10'),
+    'arm64-5.10': Series('bullseye', 'arm64', '5.10'),
 }
 MIRROR = 'http://deb.debian.org/debian'
 # What the host needs for these: mmdebstrap makes the chroots.

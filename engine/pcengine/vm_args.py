@@ -37,8 +37,8 @@ usage: provoke-crash-vm [--kernel SERIES | --kernel IMAGE --kdir DIR]
              kernels), 6.1-rt, 6.12-rt (x86-64 PREEMPT_RT kernels),
              arm64-6.1, arm64-6.12 (emulated); sid's 7.2, 7.2-rt and
              arm64-7.2, their modules built with sid's gcc-16 in a
-             chroot (made once, cached); bullseye's 5.10, built with
-             its gcc-10 the same way; debug (6.12 with
+             chroot (made once, cached); bullseye's 5.10 and
+             arm64-5.10, built with its gcc-10 the same way; debug (6.12 with
              KASAN and lockdep, built once into ~/.cache/provoke-crash),
              clang (6.12 built with clang 19: kCFI, counted_by; cached);
              or IMAGE, a bzImage or vmlinuz you built, with --kdir
