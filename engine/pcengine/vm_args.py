@@ -246,9 +246,14 @@ def series_arch(series):
 
 
 def check_type(name, table, what, program):
-    """NAME is a type of TABLE ({name: fields})."""
+    """NAME is a type of TABLE ({name: fields}, the eighth LKDTM's names
+    of the type)."""
     if name in table:
         return
+    lkdtm = [t for t, f in table.items() if len(f) > 7 and name.upper() in f[7].split()]
+    if lkdtm:
+        raise UsageError("%s: '%s' is LKDTM's name for the crash type %s; give %s"
+                         % (what, name, lkdtm[0], lkdtm[0]))
     near = [t for t in table if name[:4] in t][:4]
     raise UsageError("%s: no crash type '%s'%s; '%s --list-types' lists them"
                      % (what, name, ' (did you mean: %s?)' % ' '.join(near) if near else '',

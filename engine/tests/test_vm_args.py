@@ -12,7 +12,7 @@ from pcengine import vm_args
 from pcengine.vm_args import UsageError
 
 # Fields as ``provoke-crash types --table`` prints them: name, category,
-# context, fate, needs, expected texts.
+# context, fate, needs, expected texts, description, LKDTM's names.
 TABLE = {
     'bugon': ['bugon', 'bug', 'nmi', 'oops', '-', 'kernel BUG at'],
     'delay': ['delay', 'delay', 'task', 'silent', '-', ''],
@@ -21,6 +21,8 @@ TABLE = {
     'read_after_free': ['read_after_free', 'heap', 'task', 'report', 'slub_debug=FZPU', ''],
     'read_buddy_after_free': ['read_buddy_after_free', 'heap', 'task', 'report', '-', ''],
     'pac_corruption': ['pac_corruption', 'cpu', 'nmi', 'oops', 'arm64', ''],
+    'unreachable_loop': ['unreachable_loop', 'lockups', 'irqs', 'hang', '-', '', 'spin',
+                         'SOFTLOCKUP LOOP'],
 }
 
 
@@ -137,6 +139,10 @@ class Arm(unittest.TestCase):
                          "'provoke-crash-vm --list-types' lists them")
         self.assertIn('(did you mean: read_after_free read_buddy_after_free?)',
                       arm('vfs_read read_a'))
+        # LKDTM's names, in either case, name the type that answers them.
+        for name in ('SOFTLOCKUP', 'softlockup'):
+            self.assertIn("'%s' is LKDTM's name for the crash type unreachable_loop; "
+                          "give unreachable_loop" % name, arm('vfs_read ' + name))
 
     def test_conditions(self):
         self.assertIn("unknown condition 'colour' (after= every= times=",
