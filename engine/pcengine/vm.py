@@ -231,6 +231,8 @@ def run(argv, program, work, t0):
                                                   's' if smp > 1 else ''))
     for line in arms.splitlines():
         say('+ arm: ' + line)
+    if not arms.strip() and not o.trigger:
+        say('+ arm: nothing (no --arm given)')
     if o.trigger:
         say('+ trigger: ' + o.trigger)
     if o.run:

@@ -55,7 +55,9 @@ usage: provoke-crash-vm [--kernel SERIES | --kernel IMAGE --kdir DIR]
              caller=SYMBOL or caller!=SYMBOL (on the hit's stack or
              not, at most 4; the guest looks the name up);
              '@sys@NAME' is the system call's entry on the guest's
-             architecture.  Default: '@sys@getppid null_dereference'
+             architecture.  Default, when neither --trigger nor
+             --run is given: '@sys@getppid null_dereference'; --run
+             alone arms nothing
   --trigger  fire this crash type directly instead of arming a point
   --list-types  the crash types, a line each: name, deepest context,
              description; nothing is built for a guest or booted
@@ -366,7 +368,10 @@ def cpus_asked(spec):
 def check_points(o, table, arch, program):
     """The points and the trigger against TABLE for ARCH (its defaults
     filled in); returns (types, vCPUs the cpu= conditions ask for)."""
-    if not o.trigger and not o.arms and not o.shell:
+    # The default point only when nothing at all was asked: a command
+    # given alone runs with nothing armed (issue 42: busybox sh calls
+    # getppid, and a point nobody asked for crashed it).
+    if not o.trigger and not o.arms and not o.shell and not o.run_set:
         o.arms = [DEFAULT_ARM]
     if not o.run_set and not o.trigger and not o.shell:
         o.run = DEFAULT_RUN

@@ -183,6 +183,12 @@ the kernel crashed from DIRECT, not at an armed point: EXCEPTION \(null_derefere
                    '--kernel', first, '--arm', '@sys@sync bugon',
                    '--run', 'echo EXCEPTION >/sys/kernel/debug/provoke-crash/DIRECT')
         self.file_repro(first)
+        # A command alone arms nothing: busybox sh calls getppid, and a
+        # default point there once crashed a run nobody armed.
+        self.check('run_alone', 1, r'''^\+ arm: nothing \(no --arm given\)$
+^hi$
+the kernel survived$''',
+                   '--kernel', first, '--run', 'sh -c "echo hi"')
         # The table's needs on their own: slub_debug for read_after_free,
         # a report that the kernel goes on after (status 5).
         self.check('needs_boot_params', 5, r'''^\+ boot: slub_debug=FZPU$

@@ -202,6 +202,9 @@ class Points(unittest.TestCase):
                          (['null_dereference'], 0, [vm_args.DEFAULT_ARM], vm_args.DEFAULT_RUN))
         (types, _), o = self.points(['--shell'])
         self.assertEqual((types, o.arms, o.run), ([], [], ''))
+        # A command alone arms nothing: no point nobody asked for.
+        (types, _), o = self.points(['--run', 'sh -c "echo hi"'])
+        self.assertEqual((types, o.arms, o.run), ([], [], 'sh -c "echo hi"'))
 
     def test_cpus(self):
         self.assertEqual(self.points(['--arm', 'a bugon cpu=1', '--arm', 'b bugon'])[0],
