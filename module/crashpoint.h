@@ -421,5 +421,7 @@ void pc_entry_exit(void);
  */
 extern const bool pc_entry_fast_built;
 extern const char *const pc_entry_advice;
+/* Why a build has no fast path: the words each refusal ends with. */
+#define PC_NO_ENTRY_PATH	"this ftrace lacks the module's entry path (5.18's API)"
 
 #endif /* PROVOKE_CRASH_CRASHPOINT_H */

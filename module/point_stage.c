@@ -180,7 +180,7 @@ static void pc_point_policy(struct pc_point *point)
 static const char pc_missed_at_entry[] =
 	"arm it at a function entry ftrace can patch, where such a hit counts as missed";
 static const char pc_no_entry[] =
-	"no point can count it as missed: this ftrace lacks the module's entry path (5.18's API)";
+	"no point can count it as missed: " PC_NO_ENTRY_PATH;
 
 /* Validate a registered point: 0, or why it may not be armed. */
 static int pc_point_validate(struct pc_point *point)
@@ -221,7 +221,7 @@ static int pc_point_validate(struct pc_point *point)
 	if (type->fate == PC_FATE_STALL && (!point->redirect || !point->fast)) {
 		pr_warn("crashpoints: %s: %s cannot run in this probe's handler: it holds up the path itself and lets it go on, which only a point at a function entry ftrace patches can do (no +OFFSET, no %%return)%s\n",
 			point->where, type->name, pc_entry_fast_built ? "" :
-			", and this ftrace lacks the module's entry path (5.18's API)");
+			", and " PC_NO_ENTRY_PATH);
 		return -EINVAL;
 	}
 	if (!point->redirect && point->context > type->context) {

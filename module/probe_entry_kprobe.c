@@ -13,7 +13,7 @@
 
 const bool pc_entry_fast_built;
 const char *const pc_entry_advice =
-	"arm it at +OFFSET: this ftrace lacks the module's entry path (5.18's API)";
+	"arm it at +OFFSET: " PC_NO_ENTRY_PATH;
 
 bool pc_entry_can_be_fast(struct pc_point *point)
 {
