@@ -20,6 +20,7 @@
 #define PCM_PSTORE_RAM "PC-PSTORE-RAM"	/* ADDR SIZE */
 #define PCM_PART "PC-PART"	/* CASE */
 #define PCM_SKIP "PC-SKIP"	/* REASON */
+#define PCM_NOT_DISARMED "PC-NOT-DISARMED"	/* LISTING */
 #define PCM_DETECTOR "PC-DETECTOR"	/* TEXT */
 #define PCM_KDUMP_TEXT "PC-KDUMP-TEXT"	/* SYMLINE (_stext ADDR) */
 #define PCM_KDUMP_LOADED "PC-KDUMP-LOADED"	/* N bytes reserved */

@@ -99,6 +99,9 @@ MARKERS = (
            ('engine/pcengine/verdict.py',),
            'the case cannot test what it is for here: skipped, saying why '
            '(a type\'s "XFAIL: ..." line becomes one)', ('tests/run',)),
+    Marker('PC-NOT-DISARMED', 'LISTING', ('out',), ('tests/cases/deferred_misses.sh',),
+           ('tests/cases/deferred_misses.sh',),
+           'an empty write left points armed; the listing follows'),
     Marker('PC-DETECTOR', 'TEXT', ('out',),
            ('tests/cases/kdump_hardlockup_nmi_watchdog.sh',), (),
            'which hard-lockup detector the kernel enabled'),

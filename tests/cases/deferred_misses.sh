@@ -32,6 +32,7 @@
 # expect-out: rcu: __d_lookup_rcu stack_end_corruption times=-1 comm=pc-guest hits=[1-9][0-9]* eligible=[1-9][0-9]* filtered=[0-9]+ fired=0 missed=[1-9][0-9]* context=path:preempt
 # expect-out: PC-GUEST-END
 # reject: Kernel panic|Oops|kernel BUG|FAIL:
+# reject-out: PC-NOT-DISARMED
 # shellcheck shell=dash
 C=$D/crashpoints
 try() {
@@ -40,8 +41,11 @@ try() {
 	pc-guest write "$C" "$2 times=-1" >/dev/null
 	[ -n "$3" ] && taskset -c 0 pc-guest read /proc/version >/dev/null
 	sleep 2
-	echo "$1: $(cat "$C")"
+	# Each line labeled: a point left over would show as its own.
+	sed "s/^/$1: /" "$C"
 	pc-guest write "$C" "\n" >/dev/null
+	left=$(cat "$C")
+	[ -z "$left" ] || echo "PC-NOT-DISARMED $left"
 	kill $other
 	wait $other 2>/dev/null
 }
