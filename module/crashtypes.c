@@ -5,7 +5,10 @@
  */
 #include <linux/atomic.h>
 #include <linux/kernel.h>
+#include <linux/preempt.h>
 #include <linux/printk.h>
+#include <linux/sched.h>
+#include <linux/smp.h>
 #include <linux/string.h>
 
 #include "provoke_crash.h"
@@ -107,15 +110,39 @@ const char *pc_context_name(int context)
 	return "?";
 }
 
+/*
+ * Where a hit runs when that is not a task's own call: an interrupt
+ * (naming the task it came over, which did not make the call) or a
+ * kernel thread.  Who ran the path is then not the task the crash's
+ * report names, and the runner credits the hit by this line.
+ */
+static void pc_say_context(const char *where)
+{
+	const char *ctx = in_nmi() ? "nmi" : hardirq_count() ? "hardirq" :
+			  in_serving_softirq() ? "softirq" : NULL;
+
+	if (ctx)
+		pr_info("%s: in %s context, over %s[%d] on CPU %d\n", where,
+			ctx, current->comm, task_pid_nr(current),
+			raw_smp_processor_id());
+	else if (current->flags & PF_KTHREAD)
+		pr_info("%s: in the kernel thread %s[%d] on CPU %d\n", where,
+			current->comm, task_pid_nr(current),
+			raw_smp_processor_id());
+}
+
 int pc_crash_run(const struct pc_crash_type *type, const char *where,
 		 unsigned int ms)
 {
 	int ret;
 
 	/* A stall says, in one line, what it is about to do or why not. */
-	if (type->fate == PC_FATE_STALL)
+	if (type->fate == PC_FATE_STALL) {
+		pc_say_context(where);
 		return pc_crash_stall(type, where, ms);
+	}
 	pr_info("%s: %s: %s\n", where, type->name, type->description);
+	pc_say_context(where);
 	ret = type->run();
 	/* EOPNOTSUPP: the routine has said why (XFAIL: and the option). */
 	if (ret && ret != -EINPROGRESS && ret != -EOPNOTSUPP)
