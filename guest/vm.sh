@@ -1,14 +1,19 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=sh disable=SC2154 # $D is /init's
 # provoke-crash-vm's guest script: /init sources it as PID 1, as
-# /cases/vm.sh.  Nothing is armed before the start marker.  After arming,
-# PID 1 runs shell builtins only, so that a hit in PID 1 is the runner's
-# own and is never credited to the user's command, which runs in a
-# child; the end marker follows it, and only then are the counters read
-# (a hit there is PID 1's and after the end marker: the runner's too).
-# With --shell the shell is the command: its own start (busybox sh calls
-# getppid) counts.  The runner's files are under /pc: arm (the points),
-# trigger, run.sh (the command), shell (present for --shell).
+# /cases/vm.sh.  Nothing is armed before the start marker.  The user's
+# command runs in a child of PID 1, which arms the points itself once
+# PID 1 sleeps in wait(): no step of PID 1's can use up a point's
+# times=, after= or every= before the command runs.  The child's only
+# steps between arming and the command are the end of its write and the
+# shell's restoring of its standard output.  A hit in PID 1 (after the
+# command, before the end marker) is the runner's own and is never
+# credited to the command; the end marker follows, and only then are
+# the counters read (a hit there is PID 1's and after the end marker:
+# the runner's too).  With --shell, PID 1 arms and the shell is the
+# command: its own start (busybox sh calls getppid) counts.  The
+# runner's files are under /pc: arm (the points), trigger, run.sh (the
+# command), shell (present for --shell).
 C=$D/crashpoints
 pc_arm=$(cat /pc/arm)
 pc_run=$(cat /pc/run.sh 2>/dev/null)
@@ -16,7 +21,7 @@ echo "PC-RUN-BEGIN" >/dev/kmsg
 echo "PC-RUN-BEGIN"
 {
 pc_refused=""
-if [ -n "$pc_arm" ] && ! printf '%s\n' "$pc_arm" >"$C"; then
+if [ -n "$pc_arm" ] && [ -z "$pc_run" ] && ! printf '%s\n' "$pc_arm" >"$C"; then
 	pc_refused="PC-ARM-REFUSED"
 elif [ -s /pc/trigger ]; then
 	pc_out=$(pc-guest write "$D/$(cat /pc/trigger)" 1)
@@ -26,10 +31,20 @@ elif [ -e /pc/shell ]; then
 	PS1='pc-vm# ' setsid cttyhack sh -i
 elif [ -n "$pc_run" ]; then
 	# A subshell, not "sh FILE": a new sh would make its own system
-	# calls (getppid at start) before the command's.
-	(eval "$pc_run") </dev/null
+	# calls (getppid at start) before the command's.  It waits for
+	# PID 1 to sleep in wait() (state S in /proc/1/stat, read by a
+	# builtin), then arms.
+	(
+		until read -r _ _ pc_s _ </proc/1/stat && [ "$pc_s" = S ]; do :; done
+		if [ -n "$pc_arm" ] && ! printf '%s\n' "$pc_arm" >"$C"; then
+			: >/pc/refused
+			exit 1
+		fi
+		eval "$pc_run"
+	) </dev/null
 fi
 pc_rc=$?
+[ -e /pc/refused ] && pc_refused="PC-ARM-REFUSED"
 if [ -n "$pc_refused" ]; then
 	# Nothing was armed: the module's own lines say why.
 	echo "$pc_refused"

@@ -145,6 +145,11 @@ MODULE_HIT_RE = re.compile(r'^provoke_crash: ([^ ]+): ([a-z0-9_]+): ')
 # The task: the module's "hit by COMM[PID]", or the report's header.
 HIT_BY_RE = re.compile(r'hit by (.+)\[([0-9]+)\]')
 TASK_RE = re.compile(r'PID: ([0-9]+) Comm: ([^ ]+)')
+# Where a hit ran when not in a task's own call: the module's line after
+# the hit line (before a stall's), "WHERE: in softirq context, over
+# COMM[PID] on CPU N" or "WHERE: in the kernel thread COMM[PID] on CPU N".
+HIT_CONTEXT_RE = re.compile(r'^provoke_crash: ([^ ]+): in (?:(nmi|hardirq|softirq) context, '
+                            r'over|the (kernel thread)) (.+)\[([0-9]+)\] on CPU')
 # The kernel's own words for a crash (not a report it goes on after).
 FATAL_RE = re.compile(
     'Oops: |Kernel panic - not syncing|kernel BUG at|BUG: kernel NULL pointer|BUG: unable to handle'
@@ -159,6 +164,23 @@ def module_hit(message):
     """(WHERE, TYPE) of a module's hit line, or None."""
     m = MODULE_HIT_RE.match(message)
     return m.groups() if m else None
+
+
+def hit_context(messages, at, where, span=4):
+    """(CONTEXT, COMM, PID) of the hit on line AT at WHERE when it ran in
+    an interrupt (nmi, hardirq, softirq: COMM[PID] the task it came over)
+    or a kernel thread ('kernel thread'); None in a task's own call."""
+    after = []
+    for line in messages[at + 1:at + 1 + span]:
+        if MODULE_HIT_RE.match(line):
+            break
+        after.append(line)
+    # A stall's line comes before its hit line; every other type's after.
+    for line in after + messages[max(at - 1, 0):at]:
+        m = HIT_CONTEXT_RE.match(line)
+        if m and m.group(1) == where:
+            return m.group(2) or m.group(3), m.group(4), m.group(5)
+    return None
 
 
 def hit_task(messages, at, span=80):

@@ -25,8 +25,10 @@ from .runner_report import write
 CRASHED, SURVIVED, USAGE, TIMEOUT, REFUSED, REPORTED, SETUP, NO_CAPTURE = range(8)
 
 # A hit: its console line, WHERE and TYPE from it, its task (COMM and
-# PID, or None) and WHEN: 'run' while the command ran, else 'after'.
-Hit = collections.namedtuple('Hit', 'at where type comm pid when')
+# PID, or None), WHEN: 'run' while the command ran, else 'after', and
+# CONTEXT: None in a task's own call, else nmi, hardirq, softirq (COMM
+# and PID the task the interrupt came over) or 'kernel thread'.
+Hit = collections.namedtuple('Hit', 'at where type comm pid when context')
 
 FATAL_FATES = ('oops', 'panic', 'hang')
 
@@ -75,9 +77,11 @@ class Scan:
                 self.fail = line
             hit = console.module_hit(line)
             if hit and hit[1] in names and hit[0] != 'crashpoints':
-                comm, pid = console.hit_task(self.lines, i) or (None, None)
+                ctx = console.hit_context(self.lines, i, hit[0])
+                comm, pid = ctx[1:] if ctx else \
+                    console.hit_task(self.lines, i) or (None, None)
                 self.hits.append(Hit(i, hit[0], hit[1], comm, pid,
-                                     'run' if phase == 1 else 'after'))
+                                     'run' if phase == 1 else 'after', ctx and ctx[0]))
             if self.crash is None and phase == 1 and console.FATAL_RE.search(line):
                 self.crash = i
                 self.crash_pid = console.crash_pid(self.lines, i)
@@ -90,17 +94,30 @@ class Scan:
         return min(found) if found else None
 
 
+def own(hit):
+    """Whether HIT is the command's: while it ran, in an interrupt or a
+    kernel thread (the path ran then, whatever task it came over), or in
+    a task's call other than PID 1's (the runner's own shell)."""
+    return hit.when == 'run' and (hit.context is not None or hit.pid != '1')
+
+
 def credited(scan, table):
-    """The first hit credited to the user's command (while it ran, not in
-    PID 1) of a fatal type, if any: the crash the verdicts name."""
+    """The first hit credited to the user's command, of a fatal type, if
+    any: the crash the verdicts name."""
     for hit in scan.hits:
-        if hit.when == 'run' and hit.pid != '1' and fate(table, hit.type) in FATAL_FATES:
+        if own(hit) and fate(table, hit.type) in FATAL_FATES:
             return hit
     return None
 
 
 def by(hit, words='hit by'):
-    """", hit by COMM[PID]" where the console named the task."""
+    """", hit by COMM[PID]" where the console named the task; ", hit in
+    softirq context (over COMM[PID])" or ", hit in the kernel thread
+    COMM[PID]" where the module said the hit was not a task's call."""
+    if hit.context == 'kernel thread':
+        return ', hit in the kernel thread %s[%s]' % (hit.comm, hit.pid)
+    if hit.context:
+        return ', hit in %s context (over %s[%s])' % (hit.context, hit.comm, hit.pid)
     return ', %s %s[%s]' % (words, hit.comm, hit.pid) if hit.pid is not None else ''
 
 
@@ -131,15 +148,18 @@ def verdict(scan, out, table, rc, timeout):
     refused = refusal(out)
     if refused:
         return refused, REFUSED
-    lines, own, report = [], False, None
+    lines, runners, report = [], False, None
     for hit in scan.hits:
-        if hit.when != 'run' or hit.pid == '1':
-            own = True
+        if not own(hit):
+            # A report's hit is no crash: the verdict says which it was.
+            runners = runners or ('crash' if fate(table, hit.type) in FATAL_FATES else 'hit')
             task = ("the runner's own shell (PID 1)" if hit.pid == '1' else
                     '%s[%s]' % (hit.comm or 'a task', hit.pid or '?'))
-            when = 'after your command ended' if hit.when != 'run' else 'after arming'
-            lines.append('note: not credited: %s %s hit by %s %s; narrow the point with '
-                         'comm= or pid=' % (hit.where, hit.type, task, when))
+            task += ' after your command ended' if hit.when != 'run' else ', not your command'
+            note = ('note: not credited: %s %s hit by %s; narrow the point with '
+                    'comm= or pid=' % (hit.where, hit.type, task))
+            if note not in lines:
+                lines.append(note)
         elif report is None and fate(table, hit.type) not in FATAL_FATES:
             report = hit
     hit = credited(scan, table)
@@ -148,7 +168,7 @@ def verdict(scan, out, table, rc, timeout):
             lines.append('note: %s was hit%s, and the guest never ended' % (hit.type, by(hit)))
         return lines + ['provoke-crash-vm: timed out after %ss' % timeout], TIMEOUT
     crash_line = scan.lines[scan.crash] if scan.crash is not None else None
-    if hit and crash_line is not None and scan.crash_pid != '1':
+    if hit and crash_line is not None and (hit.context or scan.crash_pid != '1'):
         # A name written to DIRECT runs its type, wherever the points are.
         if hit.where.startswith('DIRECT(') and hit.where.endswith(')'):
             lines.append('provoke-crash-vm: the kernel crashed from DIRECT, not at an armed '
@@ -169,9 +189,9 @@ def verdict(scan, out, table, rc, timeout):
     if report:
         return lines + ['provoke-crash-vm: reported as asked, the kernel went on: %s%s'
                         % (report.type, by(report))], REPORTED
-    if own:
-        return lines + ["provoke-crash-vm: the kernel survived your command (the crash came "
-                        "from the runner's own steps, see the note)"], SURVIVED
+    if runners:
+        return lines + ["provoke-crash-vm: the kernel survived your command (the %s came "
+                        "from the runner's own steps, see the note)" % runners], SURVIVED
     return lines + ['provoke-crash-vm: the kernel survived'], SURVIVED
 
 

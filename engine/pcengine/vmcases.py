@@ -189,6 +189,20 @@ the kernel crashed from DIRECT, not at an armed point: EXCEPTION \(null_derefere
 ^hi$
 the kernel survived$''',
                    '--kernel', first, '--run', 'sh -c "echo hi"')
+        # The command's own process arms the points, once PID 1 sleeps:
+        # PID 1's fork of it no longer uses up times=1 (issue 42).
+        self.check('credit_runner_steps', 5, r'''^kernel_clone report .*fired=1 missed=0
+reported as asked, the kernel went on: report, hit by init\[[0-9]+\]$
+!^note: not credited''',
+                   '--kernel', first, '--arm', 'kernel_clone report times=1',
+                   '--run', 'pc-guest hit getppid 1; pc-guest hit getppid 1')
+        # A hit in an interrupt is the run's, named by its context, not
+        # blamed on the task the interrupt came over.
+        self.check('credit_interrupt', 0, r'''provoke_crash: update_process_times: in hardirq context, over [^ ]+\[[0-9]+\] on CPU 0$
+the kernel crashed as asked: bugon, hit in hardirq context \(over [^ ]+\[[0-9]+\]\): kernel BUG at
+!^note: not credited''',
+                   '--kernel', first, '--arm', 'update_process_times bugon times=1',
+                   '--run', 'sleep 1')
         # The table's needs on their own: slub_debug for read_after_free,
         # a report that the kernel goes on after (status 5).
         self.check('needs_boot_params', 5, r'''^\+ boot: slub_debug=FZPU$

@@ -80,3 +80,28 @@ class Parts(unittest.TestCase):
                     got = console.part_of(data, part)
                     self.assertTrue(got)
                     self.assertEqual(got, awk.stdout.decode('utf-8', 'surrogateescape'))
+
+
+class HitContext(unittest.TestCase):
+    # As 6.1 printed them (vm/credit_interrupt), and a stall's order.
+    LINES = [
+        'provoke_crash: update_process_times: bugon: BUG(): a BUG oops',
+        'provoke_crash: update_process_times: in hardirq context, over init[103] on CPU 0',
+        'invalid opcode: 0000 [#1] PREEMPT SMP NOPTI',
+        'provoke_crash: process_one_work: in the kernel thread kworker/0:1[12] on CPU 0',
+        'provoke_crash: process_one_work: softlockup: spinning 1000 ms',
+        'provoke_crash: @sys@getppid: null_dereference: store through a NULL pointer',
+        'CPU: 0 PID: 103 Comm: pc-guest',
+    ]
+
+    def test_interrupt_names_the_task_it_came_over(self):
+        self.assertEqual(console.hit_context(self.LINES, 0, 'update_process_times'),
+                         ('hardirq', 'init', '103'))
+
+    def test_stall_line_comes_before_its_hit(self):
+        self.assertEqual(console.hit_context(self.LINES, 4, 'process_one_work'),
+                         ('kernel thread', 'kworker/0:1', '12'))
+
+    def test_task_call_has_no_context(self):
+        self.assertIsNone(console.hit_context(self.LINES, 5, '@sys@getppid'))
+        self.assertIsNone(console.hit_context(self.LINES, 0, 'vfs_read'))
