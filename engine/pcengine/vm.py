@@ -29,7 +29,7 @@ import threading
 import time
 
 from . import (ROOT, SetupError, accel, cache_of, cases, console, guest, initramfs, kernels,
-               log, runner_verdict, vm_args, vm_build, vm_kdump)
+               log, runner_verdict, vm_args, vm_build, vm_kdump, vm_symbols)
 from .runner_verdict import SETUP
 from .vm_io import read, say
 
@@ -195,8 +195,10 @@ def run(argv, program, work, t0):
     table = runner_verdict.read_table(table_file)
     types, cpus = vm_args.check_points(o, table, arch, program)
 
-    # From here on a failure is the setup's (status 6).
+    # The release's files (fetched once), then its System.map's
+    # answer on the names; from here on a failure is the setup's (6).
     r = vm_build.Release(env, o.series)
+    vm_symbols.check(o, r)
     kd = vm_kdump.Kdump(env, r, o, work) if o.kdump else None
     boot, smp, notes = needs(o, r, table, types, cpus)
     smp = int(o.smp) if o.smp else smp

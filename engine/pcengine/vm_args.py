@@ -53,7 +53,7 @@ usage: provoke-crash-vm [--kernel SERIES | --kernel IMAGE --kdir DIR]
              (NAME: at most 15 characters, the kernel's task name);
              delay and spin take ms=N (1 to 10000, spin at most 1000);
              caller=SYMBOL or caller!=SYMBOL (on the hit's stack or
-             not, at most 4; the guest looks the name up);
+             not, at most 4; names checked in System.map, or in the guest);
              '@sys@NAME' is the system call's entry on the guest's
              architecture.  Default, when neither --trigger nor
              --run is given: '@sys@getppid null_dereference'; --run

@@ -1,9 +1,10 @@
 # SPDX-License-Identifier: GPL-2.0
 """The VM runner's own cases that boot nothing (vmcases.py runs them
-first): mistakes on the command line caught on the host, --help, the
-build directory without PC_OUT, the command the errors point at, the
-man page's synopsis, the bash completion, and the accelerator's cache.
-CASES is the step's vmcases.Cases: where logs and results go."""
+first): mistakes on the command line caught on the host, a point's name
+checked against the kernel's System.map, --help, the build directory
+without PC_OUT, the command the errors point at, the man page's
+synopsis, the bash completion, and the accelerator's cache.  CASES is
+the step's vmcases.Cases: where logs and results go."""
 
 import os
 import re
@@ -13,7 +14,7 @@ import sys
 import time
 
 from .console import lines_of, read_log
-from . import ROOT, engine_env
+from . import ROOT, engine_env, kernels
 
 RUNNER = os.path.join(ROOT, 'tools', 'provoke-crash-vm')
 
@@ -52,7 +53,10 @@ HELP_HAS = ('after=N every=N', 'probability=P pid=N comm=NAME cpu=N', '%return',
 
 def bad_options(cases):
     """The option checks, --help, the build directory, the command the
-    errors point at, the man page's synopsis and the bash completion."""
+    errors point at, the man page's synopsis and the bash completion;
+    the symbols' case first (vmcases.main starts the host's cases
+    here)."""
+    symbol_typo(cases)
     if not cases.wanted('bad_options'):
         return
     said, why = [], ''
@@ -78,6 +82,80 @@ def bad_options(cases):
     why = why or default_build_dir(cases) or lists_types(cases, said) or man_synopsis() or \
         completion(cases, said)
     cases.result('bad_options', why, ''.join(x + '\n' for x in said))
+
+
+# A few lines of an x86-64 System.map: Debian's own is a stub (its -dbg
+# package has the real one).
+SYMBOLS_MAP = (
+    'ffffffff81000000 T _stext\n'
+    'ffffffff8117a310 t __do_sys_getppid\n'
+    'ffffffff8117a310 T __x64_sys_getppid\n'
+    'ffffffff811c2f40 T vfs_read\n'
+    'ffffffff811c3120 T vfs_readv\n'
+    'ffffffff82200000 T _etext\n')
+
+
+def symbols_tree(cases, rel):
+    """A kernel of files to give the runner: Debian's REL's image, and a
+    tree of its config, an empty Module.symvers and SYMBOLS_MAP, whose
+    release is REL-symbols.  Its root of links is made under the case's
+    own PC_KERNEL_ROOTS."""
+    tree = os.path.join(cases.results, 'vm-symbols-tree')
+    os.makedirs(os.path.join(tree, 'include', 'config'), exist_ok=True)
+    with open('/boot/config-' + rel) as f:
+        config = f.read()
+    for name, text in (('.config', config), ('Module.symvers', ''), ('System.map', SYMBOLS_MAP),
+                       ('include/config/kernel.release', rel + '-symbols\n')):
+        with open(os.path.join(tree, name), 'w') as f:
+            f.write(text)
+    return tree
+
+
+def refused(env, argv, want):
+    """The runner with ARGV: (what it said, with how long it took, a
+    figure shown, never checked; why that is not status 2 and WANT's one
+    line, or '')."""
+    t0 = time.monotonic()
+    r = subprocess.run([RUNNER] + argv, env=env, stdin=subprocess.DEVNULL,
+                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    ms = int((time.monotonic() - t0) * 1000)
+    lines = lines_of(r.stdout.decode('utf-8', 'surrogateescape'))
+    said = '+ %s -> %d in %d ms: %s' % (shlex.join(argv[-2:]), r.returncode, ms,
+                                        ' | '.join(lines))
+    if r.returncode != 2:
+        return said, 'exit status %d, expected 2' % r.returncode
+    if lines != ['provoke-crash-vm: ' + want]:
+        return said, 'not the one line: ' + want
+    return said, ''
+
+
+def symbol_typo(cases):
+    """A typo in a point's name, or a system call spelled for one
+    architecture, is refused on the host from the kernel's System.map:
+    exit 2, one line, nothing built."""
+    if not cases.wanted('symbol_typo'):
+        return
+    series = cases.debian_x86()
+    rel = kernels.Host(cases.env).kernel_release(series[0]) if series else ''
+    if not rel or not os.path.isfile('/boot/vmlinuz-' + rel):
+        cases.skip('symbol_typo', 'no Debian x86-64 kernel in /boot')
+        return
+    kernel = ['--kernel', '/boot/vmlinuz-' + rel, '--kdir', symbols_tree(cases, rel)]
+    env = dict(cases.env, PC_OUT=cases.build_dir,
+               PC_KERNEL_ROOTS=os.path.join(cases.results, 'vm-symbols-roots'))
+    where = "in %s-symbols's System.map" % rel
+    said, why = [], ''
+    for point, want in (
+            ('vfs_reed null_dereference',
+             "no function 'vfs_reed' %s (did you mean: vfs_read vfs_readv?)" % where),
+            ('sys_getppid null_dereference',
+             "no function 'sys_getppid' %s: the system call's entry is __x64_sys_getppid "
+             'there; write @sys@getppid' % where)):
+        line, why = refused(env, kernel + ['--arm', point], "--arm '%s': %s" % (point, want))
+        said.append(line)
+        if why:
+            break
+    cases.result('symbol_typo', why, ''.join(x + '\n' for x in said))
 
 
 def default_build_dir(cases):
