@@ -26,7 +26,6 @@ PC_DEBUG_PACKAGE (linux-source-6.12), PC_DEBUG_TARBALL
 clang-kernel) builds or finds one and prints report()'s lines.
 """
 
-import fcntl
 import hashlib
 import os
 import re
@@ -35,7 +34,7 @@ import subprocess
 import sys
 import time
 
-from . import ROOT, SetupError, cache_of, log, read_text
+from . import ROOT, SetupError, cache_of, log, read_text, waiting
 
 # What a fragment says beside its values, a line each.
 CONFIG_RE = re.compile(r'(CONFIG_[A-Z0-9_]*=.*)')
@@ -380,8 +379,9 @@ def build(flavour, env=os.environ):
         os.makedirs(d, exist_ok=True)
     except OSError:
         raise SetupError('cannot create %s' % d)
-    with open(d + '.lock', 'w') as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
+    with open(d + '.lock', 'a+') as lock:
+        waiting.take(lock, 'building the %s kernel (log: %s)'
+                     % (flavour, os.path.join(d, 'build.log')))
         if os.path.isfile(stamp):
             log('%s kernel: cached: %s (built by another run)' % (flavour, d))
             return image, b
@@ -389,12 +389,13 @@ def build(flavour, env=os.environ):
         log_path = os.path.join(d, 'build.log')
         log('%s kernel: building in %s (log: %s)' % (flavour, d, log_path))
         open(log_path, 'w').close()
-        _unpack(flavour, src, env)
-        os.makedirs(b, exist_ok=True)
-        for f in frags:
-            shutil.copy(f, d)
-        _configure(flavour, d, src, b, frags, env)
-        _make(flavour, d, src, b, env)
+        with waiting.still('building the %s kernel' % flavour, 60):
+            _unpack(flavour, src, env)
+            os.makedirs(b, exist_ok=True)
+            for f in frags:
+                shutil.copy(f, d)
+            _configure(flavour, d, src, b, frags, env)
+            _make(flavour, d, src, b, env)
         release = read_text(os.path.join(b, 'include', 'config', 'kernel.release')).rstrip('\n')
         with open(stamp, 'w') as f:
             f.write('release %s built in %ds\n' % (release, int(time.time()) - start))

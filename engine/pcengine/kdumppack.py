@@ -17,7 +17,6 @@ A release is named as kernels.Host names it; a path in a release's root
 is root + '/boot/...' (the host's own root is '').
 """
 
-import fcntl
 import glob
 import hashlib
 import http.client
@@ -30,7 +29,7 @@ import tempfile
 import time
 import urllib.request
 
-from . import ROOT, SetupError, cache_of, cat, initramfs, log
+from . import ROOT, SetupError, cache_of, cat, initramfs, log, waiting
 from .kernels import version_key
 
 # The guest's tools, as paths in their root (tools_root()).
@@ -388,11 +387,11 @@ def crash_tool(env):
     crash, tarball = cache + '/crash', os.path.join(cache, CRASH_TARBALL)
     try:
         os.makedirs(cache, exist_ok=True)
-        lock = open(cache + '.lock', 'w')
+        lock = open(cache + '.lock', 'a+')
     except OSError as e:
         return None, 'could not lock %s.lock: %s' % (cache, e.strerror)
     with lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
+        waiting.take(lock, 'building crash %s' % CRASH_VERSION)
         if not os.access(crash, os.X_OK) and not _nonempty(tarball):
             tmp = tarball + '.tmp'
             if not _download(CRASH_URL, tmp) or _sha256(tmp) != CRASH_SHA256:
@@ -423,8 +422,8 @@ def dbg_vmlinux(host, rel):
     os.makedirs(cache, exist_ok=True)
     # One fetch at a time (the bench's crash check and a runner's --bt
     # may ask at once); the file appears whole, under its name, or not.
-    with open(vmlinux + '.lock', 'w') as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
+    with open(vmlinux + '.lock', 'a+') as lock:
+        waiting.take(lock, 'fetching the vmlinux of %s' % rel)
         if _nonempty(vmlinux):
             return vmlinux
         return _fetch_vmlinux(cache, rel, vmlinux)

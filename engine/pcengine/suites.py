@@ -23,7 +23,6 @@ line of SERIES.
 
 import collections
 import contextlib
-import fcntl
 import glob
 import hashlib
 import os
@@ -33,7 +32,7 @@ import subprocess
 import tempfile
 import time
 
-from . import SetupError, cache_of, kernelfiles, log
+from . import SetupError, cache_of, kernelfiles, log, waiting
 
 Suite = collections.namedtuple('Suite', 'compiler cross stale_ok')
 SUITES = {
@@ -183,12 +182,8 @@ def _put(path, text):
 def _lock(path):
     """An exclusive lock on PATH, held until the returned file closes."""
     os.makedirs(os.path.dirname(path), exist_ok=True)
-    f = open(path, 'w')
-    try:
-        fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except OSError:
-        log('waiting for another run that prepares %s' % os.path.basename(path))
-        fcntl.flock(f, fcntl.LOCK_EX)
+    f = open(path, 'a+')
+    waiting.take(f, 'preparing ' + os.path.basename(path)[:-len('.lock')])
     return f
 
 

@@ -29,7 +29,7 @@ import threading
 import time
 
 from . import (ROOT, SetupError, accel, cache_of, cases, console, guest, initramfs, kernels,
-               log, runner_verdict, vm_args, vm_build, vm_kdump, vm_symbols)
+               log, runner_verdict, vm_args, vm_build, vm_kdump, vm_symbols, waiting)
 from .runner_verdict import SETUP
 from .vm_io import read, say
 
@@ -214,7 +214,8 @@ def run(argv, program, work, t0):
     qemu_extra = env.get('PC_QEMU_EXTRA', '')
     # What is built under OUT/REL, to the guest's initrd in WORK.
     with vm_build.release_lock(env['PC_OUT'], r.rel):
-        log('module: %s' % vm_build.build_cached(env['PC_OUT'], r))
+        with waiting.still('building provoke_crash for ' + r.rel):
+            log('module: %s' % vm_build.build_cached(env['PC_OUT'], r))
         vm_build.pack_initrd(env['PC_OUT'], r, work)
         if kd:
             boot, qemu_extra = kd.prepare(boot, qemu_extra)
@@ -252,7 +253,8 @@ def run(argv, program, work, t0):
     # go to it.
     g = guest_options(o, r, work, env, boot, smp, pstore, timeout, qemu_extra)
     try:
-        rc = guest.run(g) % 256
+        with waiting.still('in the guest'):
+            rc = guest.run(g) % 256
     finally:
         watcher.done.set()
         watcher.join()

@@ -10,14 +10,12 @@ that release's lock, and the host's tool under OUT/host.lock, so that
 neither rebuilds the other's files under it.  The lock is a flock: it
 goes with the process, however that ends."""
 
-import contextlib
-import fcntl
 import hashlib
 import os
 import subprocess
 import sys
 
-from . import ROOT, SetupError, build, cases, cat, initramfs, kernels
+from . import ROOT, SetupError, build, cases, cat, initramfs, kernels, waiting
 from .build import HOST_TOOL_SOURCES
 from .vm_io import read
 
@@ -75,17 +73,10 @@ def _run(argv, **kw):
         raise SetupError('%s: %s' % (argv[0], e.strerror))
 
 
-@contextlib.contextmanager
-def locked(path):
-    """PATH's lock held (a flock on it) for the block."""
-    os.makedirs(os.path.dirname(path), exist_ok=True)
-    with open(path, 'w') as f:
-        fcntl.flock(f, fcntl.LOCK_EX)
-        yield
-
-
 def release_lock(out, rel):
-    return locked(os.path.join(out, rel + '.lock'))
+    """REL's builds under OUT, one run at a time."""
+    return waiting.locked(os.path.join(out, rel + '.lock'),
+                          'building provoke_crash and the initramfs for ' + rel)
 
 
 def host_tool(out):
@@ -98,7 +89,7 @@ def host_tool(out):
     key = _hash_files(ROOT, srcs)
     if read(tool + '.key') == key and os.access(tool, os.X_OK):
         return tool
-    with locked(os.path.join(out, 'host.lock')):
+    with waiting.locked(os.path.join(out, 'host.lock'), 'building the host tool'):
         # Built by another runner while this one waited.
         if read(tool + '.key') == key and os.access(tool, os.X_OK):
             return tool

@@ -17,13 +17,14 @@ import re
 import subprocess
 import sys
 
-from . import ROOT, SetupError, builtkernel, kernels, log, scope, vmcases_host, write_lines
+from . import (ROOT, SetupError, builtkernel, kernels, log, scope, vmcases_host, waiting,
+               write_lines)
 from .console import lines_of
 from .kernels import out_of
 from .vmcases_host import RUNNER
 
 # What a passing case shows of its log.
-SHOWN_RE = re.compile(r'^\+ |hits=|^note: |^  provoke_crash: |^# time|^runs: |^pc-vm# .|^ok 1 ')
+SHOWN_RE = re.compile(r'^\+ |^# waiting for |^# still |hits=|^note: |^  provoke_crash: |^# time|^runs: |^pc-vm# .|^ok 1 ')
 REPRO_C = ('#include <stdio.h>\n#include <unistd.h>\nint main(void)\n{\n'
            '\tprintf("repro: %d\\n", (int)getppid());\n\treturn 0;\n}\n')
 
@@ -183,6 +184,7 @@ the kernel crashed from DIRECT, not at an armed point: EXCEPTION \(null_derefere
                    '--kernel', first, '--arm', '@sys@sync bugon',
                    '--run', 'echo EXCEPTION >/sys/kernel/debug/provoke-crash/DIRECT')
         self.file_repro(first)
+        self.waits_said(first)
         # A command alone arms nothing: busybox sh calls getppid, and a
         # default point there once crashed a run nobody armed.
         self.check('run_alone', 1, r'''^\+ arm: nothing \(no --arm given\)$
@@ -247,6 +249,31 @@ provoke-crash-vm: timed out after 20s$''',
                    '--kernel', first, '--arm', '@sys@getpgid report', '--run', 'sleep 600',
                    '--timeout', '20')
         self.bench_kernel_files(first)
+
+    def waits_said(self, series):
+        """A run that waits for another's lock says so, and whose, at
+        once: this case holds SERIES' release lock, as another run's
+        build would, until the runner's line comes, then lets it go."""
+        name = 'waits_said'
+        if not self.wanted(name):
+            return
+        rel = kernels.Host(self.env).kernel_release(series)
+        env = dict(self.env, PC_OUT=self.build_dir,
+                   PC_SNAPSHOT_CACHE=os.path.join(self.build_dir, 'snapshots'))
+        with open(os.path.join(self.build_dir, rel + '.lock'), 'a+') as lock:
+            waiting.take(lock, 'the waits_said case')
+            p = subprocess.Popen([RUNNER, '--kernel', series, '--arm', '@sys@getppid report'],
+                                 env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+            text = ''
+            for line in iter(p.stdout.readline, b''):
+                text += line.decode('utf-8', 'surrogateescape')
+                if 'waiting for another run' in text:
+                    break
+        text += p.communicate()[0].decode('utf-8', 'surrogateescape')
+        why = 'exit status %d, expected 5' % p.returncode if p.returncode != 5 else missing(
+            text, r'''^# waiting for another run to finish with %s.lock \(PID %d, since [0-9:]{8}, the waits_said case\)$
+reported as asked''' % (re.escape(rel), os.getpid()))
+        self.result(name, why, text)
 
     def file_repro(self, series):
         """A reproducer built here, copied in with --file; the command,
