@@ -72,10 +72,10 @@ module:
 tools: tools/provoke-crash
 
 # The tool checks an arm line with the module's own parser.
-TOOL_SOURCES = tools/provoke-crash.c tools/checks.c module/parse.c \
+TOOL_SOURCES = tools/provoke-crash.c tools/checks.c tools/symbols.c module/parse.c \
 	       module/parse_compare.c module/parse_caller.c
 
-tools/provoke-crash: $(TOOL_SOURCES) tools/checks.h include/provoke_crash_types.h \
+tools/provoke-crash: $(TOOL_SOURCES) tools/checks.h tools/symbols.h include/provoke_crash_types.h \
 		     include/provoke_crash_parse.h module/parse_private.h \
 		     include/provoke_crash_arm64.h \
 		     include/provoke_crash_lockups.h \

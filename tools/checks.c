@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "checks.h"
+#include "symbols.h"
 #include "provoke_crash_parse.h"
 
 static int setup_error(const char *what, const char *fix)
@@ -203,8 +204,9 @@ int pc_check_symbol(const char *place)
 	n = kallsyms_count(name, NULL, &in_module);
 	if (n == 0) {
 		fprintf(stderr, "provoke-crash: no function %s in /proc/kallsyms\n", name);
-		fprintf(stderr, "  inlined, or a static function renamed %s? try a caller\n",
-			"(NAME.isra.0, .constprop.0)");
+		if (pc_symbols_near(name, stderr) <= 0)
+			fprintf(stderr, "  inlined, or a static function %s? try a caller\n",
+				"renamed (NAME.isra.0, .constprop.0)");
 		return EXIT_MODULE;
 	}
 	if (n > 1) {

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "checks.h"
+#include "symbols.h"
 #include "provoke_crash_defs.h"
 
 #define PC_VERSION "0.1"
@@ -107,6 +108,8 @@ static int print_help(FILE *out, int status)
 		"                           disarm one point or all\n"
 		"  offsets [MOD:]SYMBOL     the offsets of a function kprobes takes,\n"
 		"                           as SYMBOL+OFF lines (its first 4096 bytes)\n"
+		"  near SYMBOL              the functions of this kernel named\n"
+		"                           closest to SYMBOL (a typo's meaning)\n"
 		"  status                   list armed points with their counters\n"
 		"                           (hits = filtered + fired + missed;\n"
 		"                           eligible=: the hits pid, comm, cpu let by)\n"
@@ -461,6 +464,12 @@ int main(int argc, char **argv)
 	nargs = argc - optind;
 	if (!strcmp(cmd, "types") && nargs == 0)
 		return list_types(format);
+	if (!strcmp(cmd, "near") && nargs == 1) {
+		ret = pc_symbols_near(argv[optind], stdout);
+		if (ret < 0)
+			fprintf(stderr, "provoke-crash: cannot read /proc/kallsyms\n");
+		return ret > 0 ? 0 : ret ? EXIT_SETUP : EXIT_MODULE;
+	}
 	if (strcmp(cmd, "status") && strcmp(cmd, "arm") &&
 	    strcmp(cmd, "disarm") && strcmp(cmd, "trigger") &&
 	    strcmp(cmd, "offsets"))

@@ -14,7 +14,7 @@ import sys
 from . import ROOT, SetupError, cat
 
 # The tool checks an arm line with the module's own parser.
-HOST_TOOL_SOURCES = ('tools/provoke-crash.c', 'tools/checks.c', 'module/parse.c',
+HOST_TOOL_SOURCES = ('tools/provoke-crash.c', 'tools/checks.c', 'tools/symbols.c', 'module/parse.c',
                      'module/parse_compare.c', 'module/parse_caller.c')
 WARNING = re.compile(r'warning:|error:')
 

@@ -24,7 +24,7 @@ from .kernels import out_of
 from .vmcases_host import RUNNER
 
 # What a passing case shows of its log.
-SHOWN_RE = re.compile(r'^\+ |^# waiting for |^# still |hits=|^note: |^  provoke_crash: |^# time|^runs: |^pc-vm# .|^ok 1 ')
+SHOWN_RE = re.compile(r'^\+ |^# waiting for |^# still |did you mean|write @sys@|hits=|^note: |^  provoke_crash: |^# time|^runs: |^pc-vm# .|^ok 1 ')
 REPRO_C = ('#include <stdio.h>\n#include <unistd.h>\nint main(void)\n{\n'
            '\tprintf("repro: %d\\n", (int)getppid());\n\treturn 0;\n}\n')
 
@@ -174,6 +174,13 @@ the module refused to arm the points; nothing ran:$
 ^# time: checks [0-9.]+s, build [0-9.]+s, (save and )?restore [0-9.]+s, no crash: run and power-off [0-9.]+s, total''',
                    '--kernel', first, '--arm', '@sys@getppid null_dereference',
                    '--arm', 'pc_no_such_symbol bugon', '--run', 'echo SHOULD-NOT-RUN', '--timing')
+        # A typo the host could not check (Debian's System.map is a
+        # stub): the guest's kallsyms says what it may have meant.
+        self.check('symbol_typo_guest', 4, r'''^  provoke_crash: crashpoints: vfs_reed: no such symbol
+^  vfs_reed: did you mean: vfs_read( |\?)''',
+                   '--kernel', first, '--arm', 'vfs_reed null_dereference')
+        self.check('symbol_sys_guest', 4, r'''^  sys_getppid: the system call's entry here is __x64_sys_getppid: write @sys@getppid$''',
+                   '--kernel', first, '--arm', 'sys_getppid null_dereference')
         # A crash through DIRECT, with a point armed elsewhere: the
         # verdict names what was written to DIRECT, and the point is not
         # credited.
