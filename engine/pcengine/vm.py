@@ -19,6 +19,7 @@ The run's files are in one work directory, as runner_verdict reads them
 initramfs); it goes when the run ends.
 """
 
+import contextlib
 import os
 import shutil
 import signal
@@ -29,7 +30,8 @@ import threading
 import time
 
 from . import (ROOT, SetupError, accel, cache_of, cases, console, guest, initramfs, kernels,
-               log, runner_verdict, vm_args, vm_build, vm_kdump, vm_symbols, waiting)
+               log, runner_json, runner_verdict, vm_args, vm_build, vm_kdump, vm_symbols,
+               waiting)
 from .runner_verdict import SETUP
 from .vm_io import read, say
 
@@ -174,9 +176,10 @@ def pick_accel(env, r):
     return accel.pick(env)
 
 
-def run(argv, program, work, t0):
-    """The run; its exit status."""
-    o = vm_args.parse(argv)
+def run(argv, program, work, t0, seen):
+    """The run; its exit status.  SEEN gets the options (o), the release
+    (r) and kdump's folder (kdump) once known, for --json."""
+    o = seen['o'] = vm_args.parse(argv)
     if o.help:
         sys.stdout.write(vm_args.USAGE_TEXT)
         return 0
@@ -197,7 +200,7 @@ def run(argv, program, work, t0):
 
     # The release's files (fetched once), then its System.map's
     # answer on the names; from here on a failure is the setup's (6).
-    r = vm_build.Release(env, o.series)
+    r = seen['r'] = vm_build.Release(env, o.series)
     vm_symbols.check(o, r)
     kd = vm_kdump.Kdump(env, r, o, work) if o.kdump else None
     boot, smp, notes = needs(o, r, table, types, cpus)
@@ -269,7 +272,8 @@ def run(argv, program, work, t0):
     status = runner_verdict.main(['run', work, str(rc), str(timeout)] + opts)
     if not kd:
         return status
-    keep = o.keep or os.path.join(env['PC_OUT'], 'kdump-' + time.strftime('%Y%m%d-%H%M%S'))
+    keep = seen['kdump'] = o.keep or os.path.join(env['PC_OUT'],
+                                                  'kdump-' + time.strftime('%Y%m%d-%H%M%S'))
     return kd.verdict(str(rc), str(timeout), keep, table)
 
 
@@ -300,6 +304,47 @@ def _terminated(signum, frame):
     sys.exit(128 + signum)
 
 
+def attempt(argv, work, t0, seen):
+    """The run, its errors said in one line on stderr (kept in SEEN's
+    'error' for --json); its exit status."""
+    try:
+        return run(argv[1:], argv[0], work, t0, seen)
+    except vm_args.UsageError as e:
+        seen['error'] = str(e)
+        status = e.status
+    except SetupError as e:
+        seen['error'] = e.args[0]
+        status = SETUP
+    except (OSError, subprocess.CalledProcessError) as e:
+        # A file the setup needs, or a helper that failed: one line.
+        seen['error'] = '%s: %s' % (e.filename, e.strerror) \
+            if isinstance(e, OSError) and e.strerror else str(e)
+        status = SETUP
+    if seen['error']:
+        print('provoke-crash-vm: %s' % seen['error'], file=sys.stderr)
+    return status
+
+
+def as_json(argv, work, t0, seen):
+    """--json: the run with its human lines kept aside, then one JSON
+    object (runner_json) on stdout."""
+    with tempfile.TemporaryFile('w+', encoding='utf-8', errors='surrogateescape') as said:
+        with contextlib.redirect_stdout(said):
+            status = attempt(argv, work, t0, seen)
+        said.seek(0)
+        lines = said.read().splitlines()
+    if seen.get('error'):
+        lines.append('provoke-crash-vm: ' + seen['error'])
+    o, r = seen.get('o'), seen.get('r')
+    asked = {'arm': o.arms if o else [], 'trigger': (o.trigger or None) if o else None,
+             'run': (o.run or None) if o else None}
+    kernel = {'series': o.series, 'release': r.rel,
+              'arch': vm_args.series_arch(o.series)} if r else None
+    print(runner_json.dumps(runner_json.document(status, lines, asked, kernel, work,
+                                                 seen.get('kdump'))))
+    return status
+
+
 def main(argv):
     """ARGV: the program's path and its arguments."""
     t0 = time.time()
@@ -308,21 +353,11 @@ def main(argv):
     for sig in (signal.SIGTERM, signal.SIGHUP):
         signal.signal(sig, _terminated)
     work = tempfile.mkdtemp(prefix='pc-vm-')
+    seen = {'error': ''}
     try:
-        return run(argv[1:], argv[0], work, t0)
-    except vm_args.UsageError as e:
-        print('provoke-crash-vm: %s' % e, file=sys.stderr)
-        return e.status
-    except SetupError as e:
-        if e.args[0]:
-            print('provoke-crash-vm: %s' % e.args[0], file=sys.stderr)
-        return SETUP
-    except (OSError, subprocess.CalledProcessError) as e:
-        # A file the setup needs, or a helper that failed: one line.
-        why = '%s: %s' % (e.filename, e.strerror) if isinstance(e, OSError) and e.strerror \
-            else str(e)
-        print('provoke-crash-vm: %s' % why, file=sys.stderr)
-        return SETUP
+        if vm_args.wants_json(argv[1:]):
+            return as_json(argv, work, t0, seen)
+        return attempt(argv, work, t0, seen)
     except KeyboardInterrupt:
         return 130
     finally:

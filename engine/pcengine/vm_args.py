@@ -23,7 +23,7 @@ DEFAULT_RUN = 'pc-guest hit getppid 1'
 # Options that take a value, and the flags.
 VALUED = ('--kernel', '--kdir', '--arm', '--trigger', '--run', '--file', '--smp', '--boot',
           '--timeout', '--keep')
-FLAGS = ('--shell', '--timing', '--pstore-boot', '--kdump', '--bt', '--list-types')
+FLAGS = ('--shell', '--timing', '--pstore-boot', '--kdump', '--bt', '--list-types', '--json')
 
 USAGE_TEXT = '''\
 usage: provoke-crash-vm [--kernel SERIES | --kernel IMAGE --kdir DIR]
@@ -31,6 +31,7 @@ usage: provoke-crash-vm [--kernel SERIES | --kernel IMAGE --kdir DIR]
                         [--run 'COMMAND' | --shell] [--file HOST[:GUEST]...]
                         [--smp N] [--boot ARGS] [--timeout SECONDS]
                         [--keep DIR] [--timing] [--pstore-boot | --kdump [--bt]]
+                        [--json]
        provoke-crash-vm --list-types
 
   --kernel   Debian kernel series: 6.1 (default), 6.12 (x86-64 cloud
@@ -77,6 +78,10 @@ usage: provoke-crash-vm [--kernel SERIES | --kernel IMAGE --kdir DIR]
              --kdump on arm64; none for --shell)
   --keep     copy the console and output logs into DIR
   --timing   print the build, boot (or restore), crash and pstore times
+  --json     print the verdict as one JSON object instead of the report
+             (what was asked, status and verdict, the points' counters,
+             the hit credited, the crash's lines, call trace, pstore's
+             records, kdump's files; schema in pcengine/runner_json.py)
   --pstore-boot  read the pstore record as a machine would: the guest
              reboots and its next boot's pstore prints it (by default
              QEMU stops at the crash's reset and the host reads the
@@ -127,7 +132,7 @@ class Options:
         self.smp = self.boot = self.timeout = self.keep = ''
         self.arms, self.files = [], []
         self.run_set = self.shell = self.timing = self.kdump = False
-        self.list_types = self.bt = self.pstore_boot = self.help = False
+        self.list_types = self.bt = self.pstore_boot = self.help = self.json = False
 
 
 def parse(argv):
@@ -158,6 +163,14 @@ def parse(argv):
         setattr(o, opt[2:].replace('-', '_'), True)
         i += 1
     return o
+
+
+def wants_json(argv):
+    """Whether ARGV asks for --json (as an option, not a value)."""
+    try:
+        return parse(argv).json
+    except UsageError:
+        return '--json' in argv
 
 
 def whole(name, value, low, high):
@@ -200,6 +213,8 @@ def check_conflicts(o, stdin_is_tty):
         (o.kdump and o.pstore_boot, '--pstore-boot and --kdump do not go together (kdump '
          'proves the crash instead of pstore)'),
         (o.shell and not stdin_is_tty, '--shell needs a terminal on stdin'),
+        (o.json and (o.shell or o.list_types), '--json goes with a run, not --shell or '
+         '--list-types'),
     )
     for bad, why in later:
         if bad:

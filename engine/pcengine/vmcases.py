@@ -12,13 +12,14 @@ with the lines that prove it, or the log's tail.  The step's environment
 is the bench's: PC_OUT, PC_CASES, PC_STEP_KERNELS, PC_KDUMP_CRASH.
 """
 
+import json
 import os
 import re
 import subprocess
 import sys
 
-from . import (ROOT, SetupError, builtkernel, kernels, log, scope, vmcases_host, waiting,
-               write_lines)
+from . import (ROOT, SetupError, builtkernel, kernels, log, runner_json, scope, vmcases_host,
+               waiting, write_lines)
 from .console import lines_of
 from .kernels import out_of
 from .vmcases_host import RUNNER
@@ -45,7 +46,7 @@ def missing(text, patterns):
 def shown(name, text):
     """The lines of a passing case's log that prove it."""
     lines = lines_of(text)
-    if name in ('bad_options', 'accel_cache'):
+    if name in ('bad_options', 'accel_cache', 'json_verdict'):
         return lines
     if name == 'readme_first_command':
         # Its transcript: arm, hit, the oops's first lines, the trace,
@@ -192,6 +193,7 @@ the kernel crashed from DIRECT, not at an armed point: EXCEPTION \(null_derefere
                    '--run', 'echo EXCEPTION >/sys/kernel/debug/provoke-crash/DIRECT')
         self.file_repro(first)
         self.waits_said(first)
+        self.json_verdict(first)
         # A command alone arms nothing: busybox sh calls getppid, and a
         # default point there once crashed a run nobody armed.
         self.check('run_alone', 1, r'''^\+ arm: nothing \(no --arm given\)$
@@ -256,6 +258,39 @@ provoke-crash-vm: timed out after 20s$''',
                    '--kernel', first, '--arm', '@sys@getpgid report', '--run', 'sleep 600',
                    '--timeout', '20')
         self.bench_kernel_files(first)
+
+    def json_verdict(self, series):
+        """--json: stdout is one object that meets runner_json's schema
+        and says what the kernel printed (the default point's crash)."""
+        name = 'json_verdict'
+        if not self.wanted(name):
+            return
+        env = dict(self.env, PC_OUT=self.build_dir,
+                   PC_SNAPSHOT_CACHE=os.path.join(self.build_dir, 'snapshots'))
+        p = subprocess.run([RUNNER, '--kernel', series, '--json'], env=env,
+                           stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+        text = p.stdout.decode('utf-8', 'surrogateescape')
+        try:
+            doc = json.loads(text)
+        except ValueError as e:
+            self.result(name, 'stdout is not one JSON object: %s' % e, text)
+            return
+        facts = (
+            (p.returncode == 0, 'exit status %d, expected 0' % p.returncode),
+            (not runner_json.validate(doc, runner_json.SCHEMA),
+             runner_json.validate(doc, runner_json.SCHEMA)),
+            (doc['verdict'] == 'crashed', 'verdict %s' % doc['verdict']),
+            ((doc['hit'] or {}).get('type') == 'null_dereference', 'hit %s' % doc['hit']),
+            ((doc['crash'] or {}).get('line', '').startswith('BUG: kernel NULL pointer'),
+             'crash %s' % doc['crash']),
+            (any(p['fired'] == 1 for p in doc['points']), 'no point fired once'),
+            (any(r['holds_report'] for r in doc['pstore']), 'no pstore record holds it'),
+        )
+        why = next((w for ok, w in facts if not ok), '')
+        shown = ['verdict: %s (%d): %s' % (doc['verdict'], doc['status'], doc['summary'])]
+        shown += ['point: ' + p['line'] for p in doc['points']]
+        shown += ['pstore: %(name)s %(header)s, %(lines)d lines' % r for r in doc['pstore']]
+        self.result(name, why, ''.join(x + '\n' for x in shown) if not why else text)
 
     def waits_said(self, series):
         """A run that waits for another's lock says so, and whose, at
