@@ -21,6 +21,17 @@ echo "PC-RUN-BEGIN" >/dev/kmsg
 echo "PC-RUN-BEGIN"
 {
 pc_refused=""
+# --module: the user's modules, in order, before anything is armed.
+for pc_m in /pc/modules/*.ko; do
+	[ -e "$pc_m" ] || break
+	if ! pc_err=$(insmod "$pc_m" 2>&1); then
+		echo "PC-MODULE-FAILED ${pc_m#/pc/modules/??-} $pc_err"
+		dmesg | sed -n '/PC-RUN-BEGIN/,$p' | grep -v 'PC-RUN-BEGIN' | tail -n 5 | sed 's/^/PC-WHY /'
+		echo "PC-RUN-END" >/dev/kmsg
+		poweroff -f -n
+	fi
+	echo "module: ${pc_m#/pc/modules/??-} loaded"
+done
 if [ -n "$pc_arm" ] && [ -z "$pc_run" ] && ! printf '%s\n' "$pc_arm" >"$C"; then
 	pc_refused="PC-ARM-REFUSED"
 elif [ -s /pc/trigger ]; then

@@ -144,6 +144,8 @@ MARKERS = (
            'the module refused to arm the points: nothing ran'),
     Marker('PC-TRIGGER-REFUSED', '', ('out',), (_VM,), (_RV, _RR),
            'the trigger file refused the write: nothing ran'),
+    Marker('PC-MODULE-FAILED', 'NAME ERROR', ('out',), (_VM,), (_RV,),
+           "insmod refused the user's --module NAME: nothing was armed, nothing ran"),
     Marker('PC-WHY', 'KERNEL-LINE', ('out',), (_VM,), (_RV, _RR),
            "one of the module's log lines after a refusal"),
     Marker('PC-POINT', 'LISTING-LINE', ('out',), (_VM,), (_RR,),

@@ -145,6 +145,12 @@ def verdict(scan, out, table, rc, timeout):
     if any(r.kind == 'marker' and r.name == 'PC-INSMOD-FAILED' for r in out):
         return (['provoke-crash-vm: the guest could not load the module '
                  '(see the console: --keep DIR)'], SETUP)
+    failed = [r.args for r in out if r.kind == 'marker' and r.name == 'PC-MODULE-FAILED']
+    if failed:
+        name, _, why = failed[0].partition(' ')
+        return (['provoke-crash-vm: the guest could not load your module %s: %s' % (name, why)]
+                + ['  ' + console.strip_kernel_prefix(r.args) for r in out
+                   if r.kind == 'marker' and r.name == 'PC-WHY'], SETUP)
     refused = refusal(out)
     if refused:
         return refused, REFUSED

@@ -126,6 +126,29 @@ def write_root(o, r, work):
     return arms
 
 
+def vermagic(path):
+    """The release a module file was built for: the first word of its
+    .modinfo's vermagic=, or None."""
+    with open(path, 'rb') as f:
+        data = f.read()
+    at = data.find(b'\0vermagic=')
+    if at < 0:
+        return None
+    value = data[at + len(b'\0vermagic='):data.find(b'\0', at + 1)]
+    return value.split(b' ', 1)[0].decode('ascii', 'replace')
+
+
+def user_modules(o, r):
+    """--module FILE.ko: built for R's release (its vermagic), carried
+    as a run's file to /pc/modules, which the guest loads in order."""
+    for i, m in enumerate(o.modules):
+        built = vermagic(m)
+        if built != r.rel:
+            raise vm_args.UsageError("--module '%s': built for %s, and the guest runs %s"
+                                     % (m, built or 'no kernel (no vermagic)', r.rel))
+        o.files.append('%s:/pc/modules/%02d-%s' % (m, i, os.path.basename(m)))
+
+
 def boot_line(extra):
     """The boot line as shown: spaces squeezed, ends trimmed."""
     return ' '.join(extra.split())
@@ -202,6 +225,7 @@ def run(argv, program, work, t0, seen):
     # answer on the names; from here on a failure is the setup's (6).
     r = seen['r'] = vm_build.Release(env, o.series)
     vm_symbols.check(o, r)
+    user_modules(o, r)
     kd = vm_kdump.Kdump(env, r, o, work) if o.kdump else None
     boot, smp, notes = needs(o, r, table, types, cpus)
     smp = int(o.smp) if o.smp else smp

@@ -21,14 +21,15 @@ SERIES = ('6.1', '6.12', '6.1-rt', '6.12-rt', 'arm64-6.1', 'arm64-6.12') + tuple
 DEFAULT_ARM = '@sys@getppid null_dereference'
 DEFAULT_RUN = 'pc-guest hit getppid 1'
 # Options that take a value, and the flags.
-VALUED = ('--kernel', '--kdir', '--arm', '--trigger', '--run', '--file', '--smp', '--boot',
-          '--timeout', '--keep')
+VALUED = ('--kernel', '--kdir', '--arm', '--trigger', '--run', '--file', '--module', '--smp',
+          '--boot', '--timeout', '--keep')
 FLAGS = ('--shell', '--timing', '--pstore-boot', '--kdump', '--bt', '--list-types', '--json')
 
 USAGE_TEXT = '''\
 usage: provoke-crash-vm [--kernel SERIES | --kernel IMAGE --kdir DIR]
                         [--arm 'POINT'...  | --trigger TYPE]
                         [--run 'COMMAND' | --shell] [--file HOST[:GUEST]...]
+                        [--module FILE.ko...]
                         [--smp N] [--boot ARGS] [--timeout SECONDS]
                         [--keep DIR] [--timing] [--pstore-boot | --kdump [--bt]]
                         [--json]
@@ -71,6 +72,10 @@ usage: provoke-crash-vm [--kernel SERIES | --kernel IMAGE --kdir DIR]
              getppid); 'exit' ends it, Ctrl-A x kills the guest
   --file     copy HOST into the guest at GUEST (default /root/NAME), mode
              kept: a reproducer, e.g. --file ./repro --run /root/repro
+  --module   load FILE.ko, a module you built for the guest's kernel, in
+             the guest before arming, so that its functions can be
+             pointed at (MODULE:SYMBOL); repeatable, loaded in order;
+             its vermagic must name the guest's release
   --smp      virtual CPUs (default 1; 2 when a type needs smp, or cpu=N+1)
   --boot     extra kernel command line; the types' needs (slub_debug=...)
              are added on their own
@@ -130,7 +135,7 @@ class Options:
     def __init__(self):
         self.series = self.kdir = self.trigger = self.run = ''
         self.smp = self.boot = self.timeout = self.keep = ''
-        self.arms, self.files = [], []
+        self.arms, self.files, self.modules = [], [], []
         self.run_set = self.shell = self.timing = self.kdump = False
         self.list_types = self.bt = self.pstore_boot = self.help = self.json = False
 
@@ -153,6 +158,8 @@ def parse(argv):
                 o.arms.append(value)
             elif opt == '--file':
                 o.files.append(value)
+            elif opt == '--module':
+                o.modules.append(value)
             elif opt == '--run':
                 o.run, o.run_set = value, True
             else:
@@ -206,6 +213,13 @@ def check_conflicts(o, stdin_is_tty):
             raise UsageError("--file '%s': no file '%s' on this machine" % (f, host))
         if sep and not re.match(r'/.', guest):
             raise UsageError("--file '%s': GUEST must be an absolute path" % f)
+    for m in o.modules:
+        if not os.path.isfile(m):
+            raise UsageError("--module '%s': no such file on this machine" % m)
+        if not m.endswith('.ko'):
+            raise UsageError("--module '%s': give a FILE.ko (an uncompressed module)" % m)
+    if len({os.path.basename(m) for m in o.modules}) != len(o.modules):
+        raise UsageError('--module: two modules of one name')
     later = (
         (o.bt and not o.kdump, '--bt needs --kdump (it reads the dump)'),
         (o.kdump and o.shell, '--kdump and --shell do not go together (the capture needs the '

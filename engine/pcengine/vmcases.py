@@ -18,8 +18,8 @@ import re
 import subprocess
 import sys
 
-from . import (ROOT, SetupError, builtkernel, kernels, log, runner_json, scope, vmcases_host,
-               waiting, write_lines)
+from . import (ROOT, SetupError, build, builtkernel, kernels, log, runner_json, scope,
+               vmcases_host, waiting, write_lines)
 from .console import lines_of
 from .kernels import out_of
 from .vmcases_host import RUNNER
@@ -194,6 +194,7 @@ the kernel crashed from DIRECT, not at an armed point: EXCEPTION \(null_derefere
         self.file_repro(first)
         self.waits_said(first)
         self.json_verdict(first)
+        self.user_module(first)
         # A command alone arms nothing: busybox sh calls getppid, and a
         # default point there once crashed a run nobody armed.
         self.check('run_alone', 1, r'''^\+ arm: nothing \(no --arm given\)$
@@ -258,6 +259,27 @@ provoke-crash-vm: timed out after 20s$''',
                    '--kernel', first, '--arm', '@sys@getpgid report', '--run', 'sleep 600',
                    '--timeout', '20')
         self.bench_kernel_files(first)
+
+    def user_module(self, series):
+        """--module: the race example's module, built for SERIES, loaded
+        before arming, and a point on its function fires; one whose
+        vermagic names another release is refused on the host."""
+        if not self.wanted('module_own') and not self.wanted('module_other_release'):
+            return
+        host = kernels.Host(dict(self.env, PC_OUT=self.build_dir))
+        ko = build.test_module(host, host.kernel_release(series), 'race')
+        ctl = '/sys/kernel/debug/pc-race/ctl'
+        self.check('module_own', 0, r'''^module: pc_race.ko loaded$
+^pc_race:pc_race_copy null_dereference|provoke_crash: pc_race:pc_race_copy: null_dereference: 
+the kernel crashed as asked: null_dereference''',
+                   '--kernel', series, '--module', ko,
+                   '--arm', 'pc_race:pc_race_copy null_dereference',
+                   '--run', 'echo alloc >%s; echo read >%s' % (ctl, ctl))
+        other = os.path.join(self.results, 'vm-other.ko')
+        with open(other, 'wb') as f:
+            f.write(b'\x7fELF\0license=GPL\0vermagic=9.9.9-other SMP mod_unload \0')
+        self.check('module_other_release', 2, r'''^provoke-crash-vm: --module '.*/vm-other.ko': built for 9.9.9-other, and the guest runs ''',
+                   '--kernel', series, '--module', other)
 
     def json_verdict(self, series):
         """--json: stdout is one object that meets runner_json's schema
