@@ -12,7 +12,8 @@ from . import console
 TRAMPOLINE = "  <- ftrace trampoline (calls the entry point's callback)"
 # The context markers of a trace, shown as they are.
 CONTEXTS = ('<TASK>', '<IRQ>', '</IRQ>', '<NMI>', '</NMI>', '<SOFTIRQ>', '</SOFTIRQ>')
-TRACE_ENDS = ('Modules linked in:', '---[', 'RIP:', 'Code:')
+# (x86-64's 'RIP:' starts a register dump, which trace() reads on.)
+TRACE_ENDS = ('Modules linked in:', '---[', 'Code:')
 # arm64's trampoline is ftrace's own code, with a symbol.
 FTRACE_CODE = ('ftrace_call+', 'ftrace_regs_call+', 'ftrace_caller+', 'ftrace_regs_caller+')
 
@@ -31,37 +32,115 @@ def _symbol_frame(line):
         and '+0x' in line[1:]
 
 
+# x86-64 prints a pt_regs met on the stack (an exception's, an
+# interrupt's, the system call's) inside the trace: 'RIP:' and these.
+REGS = ('Code:', 'RSP:', 'RAX:', 'RDX:', 'RBP:', 'R10:', 'R13:', 'FS:', 'CS:', 'CR2:',
+        'DR0:', 'DR3:', 'PKRU:')
+INTERRUPTED = '  <- RIP: where the task was interrupted'
+# x86-64's kretprobe trampoline (rethook).  show_trace_log_lvl() prints
+# the stack's word for the frame above it, which holds the trampoline's
+# own address while the handlers run: %pB names the byte before it,
+# the end of the function linked before it ('trace_clock_x86_tsc+0x20/0x20'
+# on Debian's 6.1, 6.12 and 7.2).  The unwinder goes on from the real
+# return address, which rethook put in the handler's pt_regs as ip: the
+# last text address below that word, so the last '? ' line before it.
+RETHOOK = 'arch_rethook_trampoline'
+RETURNED_MARK = "  <- the kretprobe's return address"
+RETURNED = RETURNED_MARK + ", '? %s' in its registers; " \
+    "the kernel printed the trampoline's own there, as '%s'"
+NOT_RETURNED = "  <- not a frame: the kretprobe trampoline's own address, named by " \
+    "the byte before it; its return address is not printed"
+HEADER = '=== call trace (reliable frames)'
+RETHOOK_HEADER = "=== call trace (reliable frames, one read from a kretprobe's registers)"
+NOT_A_FRAME_HEADER = '=== call trace (reliable frames, one marked not a frame)'
+
+
+def _frame_name(line):
+    """'  SYMBOL' or '  SYMBOL [MODULE]' of a frame's text."""
+    name = line.split('+', 1)[0]
+    module = line.rsplit('[', 1)[-1]
+    if ' [' in line and line.endswith(']') and line.find(' [') < len(line) - 1:
+        return '  %s [%s' % (name, module)
+    return '  ' + name
+
+
+def _at_end(line):
+    """Whether frame text 'SYMBOL+0xOFF/0xLEN' is its function's end:
+    %pB's name for a return address that is the next function's start."""
+    try:
+        off, size = line.split(' ', 1)[0].split('+', 1)[1].split('/', 1)
+        return int(off, 16) == int(size, 16)
+    except (IndexError, ValueError):
+        return False
+
+
 def trace(lines, start, end):
     """The first call trace after line START (before END): reliable frames
     only ('? ' frames are stack leftovers).  An address with no symbol in
     the module area is the ftrace trampoline that calls the entry
     point's callback (0xffffffffc0... with KASLR, 0xffffffffa0...
-    without), reliable or not."""
-    shown, on = [], False
+    without), reliable or not.  A kernel pt_regs inside the trace (an
+    int3 probe's, an interrupt's) gives the frame its RIP stopped, and
+    the trace goes on below it; a user one ends the task's frames.
+    Above x86-64's kretprobe trampoline, the return address the kernel
+    unwound from, not the trampoline's address it printed."""
+    shown, on, regs, last, leftover = [], False, None, None, None
     for line in lines[start:end]:
         if not on:
             on = line in ('Call Trace:', 'Call trace:')
             continue
         if line.startswith(' '):
             line = line[1:]
+        if regs is not None:
+            if line.startswith(REGS):
+                continue
+            if regs == 'user':
+                break
+            regs = None
+        if line.startswith('RIP: '):
+            regs = 'kernel' if line.startswith('RIP: 0010:') else 'user'
+            rip = line[len('RIP: 0010:'):]
+            if regs == 'kernel' and rip:
+                shown.append((_frame_name(rip) if _symbol_frame(rip) else '  ' + rip)
+                             + INTERRUPTED)
+                last, leftover = None, None
+            continue
+        if line.startswith('? ') and not _module_address(line[2:]):
+            leftover = line[2:]
+            continue
+        if line == '</TASK>' or line.startswith(TRACE_ENDS):
+            break
         if line in CONTEXTS:
             shown.append('  ' + line)
-        elif line == '</TASK>' or line.startswith(TRACE_ENDS):
-            break
         elif _module_address(line) or (line.startswith('? ') and _module_address(line[2:])):
             shown.append('  ' + line + TRAMPOLINE)
-        elif line.startswith('? '):
-            continue
         elif line.startswith(FTRACE_CODE):
             shown.append('  ' + line.split('+', 1)[0] + TRAMPOLINE)
-        elif _symbol_frame(line):
-            name = line.split('+', 1)[0]
-            module = line.rsplit('[', 1)[-1]
-            if ' [' in line and line.endswith(']') and line.find(' [') < len(line) - 1:
-                shown.append('  %s [%s' % (name, module))
+        elif not _symbol_frame(line):
+            continue
+        elif last == RETHOOK and _at_end(line):
+            if leftover is not None and _symbol_frame(leftover):
+                shown.append(_frame_name(leftover) + RETURNED % (leftover, line))
             else:
-                shown.append('  ' + name)
+                shown.append('  ' + line + NOT_RETURNED)
+        else:
+            shown.append(_frame_name(line))
+        last, leftover = line.split('+', 1)[0], None
     return shown
+
+
+def trace_section(lines, start, end):
+    """The report's call trace section: its header and trace()'s lines
+    (none without a trace); the header says when a frame was read from a
+    kretprobe's registers."""
+    frames = trace(lines, start, end)
+    if not frames:
+        return []
+    if any(RETURNED_MARK in f for f in frames):
+        return [RETHOOK_HEADER] + frames
+    if any(f.endswith(NOT_RETURNED) for f in frames):
+        return [NOT_A_FRAME_HEADER] + frames
+    return [HEADER] + frames
 
 
 def _module_address(line):
@@ -134,9 +213,9 @@ def report(run, kdump, stream):
             text = text[:-1]
         stream.flush()
         stream.buffer.write(text.encode('utf-8', 'surrogateescape'))
-        frames = trace(scan.lines, first, min(scan.end, len(scan.lines)))
-        if frames:
-            write(['=== call trace (reliable frames)'] + frames, stream)
+        section = trace_section(scan.lines, first, min(scan.end, len(scan.lines)))
+        if section:
+            write(section, stream)
     # With --kdump the capture kernel takes the reset's place.
     if kdump:
         return
