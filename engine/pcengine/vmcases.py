@@ -25,7 +25,7 @@ from .kernels import out_of
 from .vmcases_host import RUNNER
 
 # What a passing case shows of its log.
-SHOWN_RE = re.compile(r'^\+ |^# waiting for |^# still |did you mean|write @sys@|hits=|^note: |^  provoke_crash: |^# time|^runs: |^pc-vm# .|^ok 1 ')
+SHOWN_RE = re.compile(r'^\+ |^=== call trace .reliable frames, one|kretprobe.s return address|^# waiting for |^# still |did you mean|write @sys@|hits=|^note: |^  provoke_crash: |^# time|^runs: |^pc-vm# .|^ok 1 ')
 REPRO_C = ('#include <stdio.h>\n#include <unistd.h>\nint main(void)\n{\n'
            '\tprintf("repro: %d\\n", (int)getppid());\n\treturn 0;\n}\n')
 
@@ -195,6 +195,16 @@ the kernel crashed from DIRECT, not at an armed point: EXCEPTION \(null_derefere
         self.waits_said(first)
         self.json_verdict(first)
         self.user_module(first)
+        # The trace summary at %return names the real caller, on the
+        # first and the last x86-64 series: the kernel's own line there
+        # names the byte before the kretprobe's trampoline.
+        for name, series in (('trace_return', first), ('trace_return_last', other)):
+            self.check(name, 5, r'''^=== call trace \(reliable frames, one read from a kretprobe's registers\)$
+^  ksys_read  <- 
+^  do_syscall_64$
+!^  trace_clock''',
+                       '--kernel', series, '--arm', 'vfs_read%return report comm=head',
+                       '--run', 'head -n 1 /proc/version')
         # A command alone arms nothing: busybox sh calls getppid, and a
         # default point there once crashed a run nobody armed.
         self.check('run_alone', 1, r'''^\+ arm: nothing \(no --arm given\)$
