@@ -63,6 +63,14 @@ GATES = ('lint', 'host-gates', 'vm-case', 'vm-kernel-paths', 'kdump-crash')
 # The gates the engine runs: they write a result line for each of their
 # checks, pass or fail, and exit 0; any other status lost some of them.
 ENGINE_GATES = ('lint', 'host-gates', 'vm-case', 'vm-kernel-paths', 'kdump-crash')
+# The names PC_CASES is matched against for the steps that are not a
+# guest's case: PC_CASES='race_use_after_free$' runs that case and no gate
+# (PC_LINT=0 leaves the lint gates out whatever PC_CASES says).
+LINT_NAME = 'lint/gates'
+HOST_GATES_NAME = 'host/gates'
+# The cases of the crash-type grid that the report ends with: a run with
+# none of them prints no grid.
+GRID_PREFIXES = ('direct_', 'point_', 'kdump_', 'kdump_point_', 'refused_')
 # The series the shard check lists: the run's first Debian one; the
 # host gates wait for it to be prepared, and get it as
 # PC_STEP_SHARD_SERIES.
@@ -328,12 +336,13 @@ class Run:
                 if k == 1:
                     # Once the first series' guests can start (its
                     # preparation had the CPUs until then).
-                    if (self.env.get('PC_LINT') or '1') == '1' and self.shard_i == 1:
+                    if ((self.env.get('PC_LINT') or '1') == '1' and self.shard_i == 1
+                            and matches(self.filter, LINT_NAME)):
                         log('lint gates')
                         sched.add(Step(['lint'], False, self.env, self.lint_command))
                     if vm_cases:
                         sched.add(Step(['vm-case'], True, self.env, self.vm_command))
-                if k == gates_k and self.shard_i == 1 and matches(self.filter, 'host/gates'):
+                if k == gates_k and self.shard_i == 1 and matches(self.filter, HOST_GATES_NAME):
                     sched.add(Step(['host-gates', '--results', self.results, '--host-tool',
                                     os.path.join(self.scratch, 'host', 'provoke-crash')],
                                    False, gates_env, self.gates_command))
@@ -361,6 +370,19 @@ class Run:
         return ('not ok %s\n# no result: its guest step ended without writing one'
                 ' (see the run log)\n' % shown)
 
+    def grid_ran(self):
+        """Whether a case of the crash-type grid (a type fired directly,
+        at a point, with kdump, or refused) is in the run's order."""
+        order = set(self.order)
+        for k, series in enumerate(self.names, 1):
+            rel = read(os.path.join(self.prep, '%d.ready' % k)).strip()
+            rows = typegrid.read_types(os.path.join(self.scratch, rel, 'cases', 'types.tsv')
+                                       ) if rel else []
+            if any('%s-%s%s' % (series, p, row[0]) in order
+                   for row in rows for p in GRID_PREFIXES):
+                return True
+        return False
+
     def report(self):
         text = ''.join(read(os.path.join(self.results, r + '.result'))
                        or self.missing_result(r) for r in self.order)
@@ -380,10 +402,12 @@ class Run:
             f.write(report)
         sys.stdout.write(report)
         sys.stdout.flush()
-        # After the KTAP lines, the matrix and one line per capture: a
-        # failure there costs the tables, not the summary.
+        # After the KTAP lines, the matrix (when a case of it ran) and one
+        # line per capture: a failure there costs the tables, not the
+        # summary.
         try:
-            typegrid.main(['--kernels', ' '.join(self.names), '--scratch', self.scratch])
+            if self.grid_ran():
+                typegrid.main(['--kernels', ' '.join(self.names), '--scratch', self.scratch])
             sys.stdout.write(''.join(line + '\n' for line in kdump.figures(self.results)))
         except Exception as e:  # noqa: BLE001 - the summary still comes
             log('the report\'s tables failed: %s: %s' % (type(e).__name__, e))

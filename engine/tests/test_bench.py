@@ -173,6 +173,50 @@ class Schedule(unittest.TestCase):
         self.assertEqual(str(stop.exception), 'building the clang kernel failed (why: above)')
 
 
+class WhatPcCasesRuns(unittest.TestCase):
+    def steps(self, **env):
+        with tempfile.TemporaryDirectory() as d:
+            log = os.path.join(d, 'log')
+            env = dict({'PATH': os.environ['PATH'], 'LOG': log, 'PREP': d}, **env)
+            run = bench.Run(dict(env, PC_KERNELS='6.1'))
+            run.names, run.prep, run.scratch, run.results = ['6.1'], d, d, d
+            fake(run)
+            run.gates_command = run.vm_command = run.lint_command
+            run.schedule()
+            with open(log) as f:
+                return [s.split()[0] for s in f.read().split('\n') if s]
+
+    def test_a_guest_case_s_pattern_runs_no_gate(self):
+        # Documentation/provoke-crash/race-example.rst's command.
+        self.assertEqual(self.steps(PC_CASES='race_use_after_free$'), ['prepare'])
+
+    def test_the_default_runs_every_gate(self):
+        self.assertEqual(sorted(self.steps()), ['host-gates', 'lint', 'prepare', 'vm-case',
+                                                'vm-kernel-paths'])
+
+    def test_each_gate_by_its_name(self):
+        self.assertEqual(self.steps(PC_CASES='^lint/'), ['prepare', 'lint'])
+        self.assertEqual(self.steps(PC_CASES='^host/'), ['prepare', 'host-gates'])
+        self.assertEqual(self.steps(PC_CASES='^(host|lint)/', PC_LINT='0'),
+                         ['prepare', 'host-gates'])
+
+
+class Grid(unittest.TestCase):
+    def test_the_grid_only_after_a_case_of_it(self):
+        with tempfile.TemporaryDirectory() as d:
+            run = bench.Run({'PC_KERNELS': '6.1'})
+            run.names, run.scratch, run.prep = ['6.1'], d, d
+            os.makedirs(os.path.join(d, 'rel', 'cases'))
+            with open(os.path.join(d, '1.ready'), 'w') as f:
+                f.write('rel\n')
+            with open(os.path.join(d, 'rel', 'cases', 'types.tsv'), 'w') as f:
+                f.write('bugon\tBUG\tnmi\toops\n')
+            run.order = ['6.1-race_use_after_free', '6.1-point_in_path']
+            self.assertFalse(run.grid_ran())
+            run.order.append('6.1-point_bugon')
+            self.assertTrue(run.grid_ran())
+
+
 class EngineGates(unittest.TestCase):
     def test_an_engine_gate_that_exits_1_lost_results_and_fails(self):
         with tempfile.TemporaryDirectory() as d:
