@@ -23,6 +23,7 @@ import subprocess
 import sys
 
 from . import ROOT, SetupError, builtkernel, engine_env, kernels, logged, read_text, suites
+from .build import HOST_TOOL_SOURCES
 from .console import lines_of
 
 # checkpatch.pl and what it reads, from Debian's 6.1 source package.
@@ -177,11 +178,9 @@ def tool(out, env):
     """The tool with -Wall -Wextra -Werror, built into OUT (the
     completion's check runs it)."""
     log = os.path.join(out, 'tool.log')
-    sources = ['tools/provoke-crash.c', 'tools/checks.c', 'module/parse.c',
-               'module/parse_compare.c', 'module/parse_caller.c']
     rc = logged(['gcc', '-O2', '-Wall', '-Wextra', '-Werror',
                   '-I' + os.path.join(ROOT, 'include'), '-o', os.path.join(out, 'provoke-crash')]
-                 + [os.path.join(ROOT, s) for s in sources], log, env=env)
+                 + [os.path.join(ROOT, s) for s in HOST_TOOL_SOURCES], log, env=env)
     return result(rc, 'tool_werror', log)
 
 
