@@ -4,9 +4,10 @@ numbers them): checkpatch --strict, the new commits' messages
 (lint_commits.py), every shell file through shellcheck -x (make
 check-shell), W=1 and sparse (C=1) on every kernel of the matrix, the
 tool with -Wall -Wextra -Werror, a DKMS build, make install/uninstall,
-the documentation through docutils (lint_docs.py), and the bash
-completion.  Each writes its log under PC_OUT/lint; a gate that passes
-may print a proof line ('#   ...'), one that fails its log's tail.
+the documentation through docutils (lint_docs.py), the commands it
+prints (docs_commands.py), and the bash completion.  Each writes its
+log under PC_OUT/lint; a gate that passes may print a proof line
+('#   ...'), one that fails its log's tail.
 
 ``python3 -m pcengine.lint REL...`` runs them against those kernel
 releases (DKMS and make install against the first).  ``python3 -m
@@ -246,6 +247,15 @@ def docs(out, env):
     return result(rc, 'docs_rst', log, last_line(log))
 
 
+def docs_commands(out, env):
+    """Every command the docs print names what exists
+    (docs_commands.py)."""
+    log = os.path.join(out, 'docs-commands.log')
+    rc = logged([sys.executable, '-P', '-m', 'pcengine.docs_commands'], log,
+                env=engine_env(env))
+    return result(rc, 'docs_commands', log, last_line(log))
+
+
 def completion(out, env):
     """The bash completion (a bash run of it: it is bash code) answers
     subcommands, and crash types from the tool's table: the third
@@ -289,7 +299,8 @@ def main(releases, env):
     else:
         gates += [lambda: skip('dkms_build', 'no kernel release') +
                   skip('install_uninstall', 'no kernel release')]
-    gates += [lambda: docs(out, env), lambda: completion(out, env)]
+    gates += [lambda: docs(out, env), lambda: docs_commands(out, env),
+              lambda: completion(out, env)]
     for gate in gates:
         for line in gate():
             print(line)

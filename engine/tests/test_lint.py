@@ -136,7 +136,7 @@ class Main(Temp):
     """The gates' order, each gate faked to its name."""
 
     def run_main(self, releases):
-        names = ('checkpatch', 'shellcheck', 'tool', 'docs', 'completion')
+        names = ('checkpatch', 'shellcheck', 'tool', 'docs', 'docs_commands', 'completion')
         fakes = {n: mock.patch.object(lint, n, lambda *a, n=n: [n]) for n in names}
         fakes['w1_sparse'] = mock.patch.object(lint, 'w1_sparse', lambda out, rel, *a: [rel])
         fakes['dkms'] = mock.patch.object(lint, 'dkms', lambda out, rel, env: ['dkms ' + rel])
@@ -154,12 +154,13 @@ class Main(Temp):
     def test_the_order(self):
         self.assertEqual(self.run_main(['r1', 'r2']),
                          ['checkpatch', 'shellcheck', 'r1', 'r2', 'tool', 'dkms r1', 'install r1',
-                          'docs', 'completion'])
+                          'docs', 'docs_commands', 'completion'])
 
     def test_no_release(self):
         self.assertEqual(self.run_main([]), [
             'checkpatch', 'shellcheck', 'tool', 'ok lint/dkms_build # SKIP no kernel release',
-            'ok lint/install_uninstall # SKIP no kernel release', 'docs', 'completion'])
+            'ok lint/install_uninstall # SKIP no kernel release', 'docs', 'docs_commands',
+            'completion'])
 
     def step_releases(self, kernels, release):
         with mock.patch.object(lint.kernels.Host, 'kernel_release', release), \
