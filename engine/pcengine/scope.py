@@ -100,6 +100,14 @@ RT_SLICE_NAMES = frozenset('''lockups_irqs_off return_exit_past_slots
     crashpoints_rearm_fires_once direct_spinlockup point_spinlockup
     direct_panic point_bugon point_return_oops kdump_panic
     kdump_spinlockup'''.split())
+# A PREEMPT_RT kernel after the first (7.2-rt beside 6.1-rt): what every
+# rt kernel must show (lockups with interrupts off, the deferred hits,
+# the return path, a spinlock lockup at a point, a panic and its
+# capture); the rest of the rt slice runs on the first, and here in
+# check-long.
+RT_NEXT_NAMES = frozenset('''lockups_irqs_off deferred_misses
+    deferred_irq_in_softirq point_spinlockup direct_panic point_return_oops
+    kdump_panic'''.split())
 # The kdump lane's slices, by the name after "kdump_" (each case boots
 # two kernels; PC_KDUMP_SCOPE=full runs every fatal type everywhere).
 # On an x86-64 kernel after the first (6.12 beside 6.1): each way a crash
@@ -149,7 +157,8 @@ ARM64_NEXT_TYPES = frozenset('bugon panic null_dereference oops_interrupt_contex
 ARM64_NEXT_KDUMP = frozenset('panic point_null_dereference'.split())
 
 LANES = ('hand', 'types', 'kdump', 'matrix', 'lkdtm')
-KINDS = ('first-x86', 'x86', 'x86-mid', 'rt', 'arm64', 'arm64-next', 'debug', 'clang')
+KINDS = ('first-x86', 'x86', 'x86-mid', 'rt', 'rt-next', 'arm64', 'arm64-next', 'debug',
+         'clang')
 
 
 class Rule(collections.namedtuple('Rule', 'types names patterns kdump')):
@@ -230,6 +239,16 @@ POLICY = {
                           'PREEMPT_RT runs one capture (the rt slice)'),
     ('rt', 'matrix'): Cell(NONE, *MATRIX_WIDE, WHY_MATRIX),
     ('rt', 'lkdtm'): Cell(NONE, *X86_FULL, 'PREEMPT_RT runs the LKDTM selftest in check-long'),
+
+    ('rt-next', 'hand'): Cell(only(names=RT_NEXT_NAMES), *X86_FULL,
+                              'a PREEMPT_RT kernel after the first runs the rt core'),
+    ('rt-next', 'types'): Cell(only(names=RT_NEXT_NAMES), *X86_FULL,
+                               'a PREEMPT_RT kernel after the first runs the rt core'),
+    ('rt-next', 'kdump'): Cell(only(names=RT_NEXT_NAMES), *KDUMP_FULL,
+                               'a PREEMPT_RT kernel after the first runs one capture'),
+    ('rt-next', 'matrix'): Cell(NONE, *MATRIX_WIDE, WHY_MATRIX),
+    ('rt-next', 'lkdtm'): Cell(NONE, *X86_FULL, 'PREEMPT_RT runs the LKDTM selftest in'
+                               ' check-long'),
 
     ('arm64', 'hand'): Cell(only(names=ARM64_SLICE_NAMES, patterns=ARM64_SLICE_PATTERNS),
                             *ARM64_FULL, 'arm64 is ' + WHY_TCG + ': the crash-point machinery'),
@@ -326,6 +345,8 @@ def kind_of(series, kernels):
         return 'x86-mid'
     if kind == 'arm64' and series != same[0]:
         return 'arm64-next'
+    if kind == 'rt' and series != same[0]:
+        return 'rt-next'
     return kind
 
 

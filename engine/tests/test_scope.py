@@ -221,7 +221,7 @@ class KindsInARun(unittest.TestCase):
         kernels = scope.DEFAULT_KERNELS.split()
         self.assertEqual({s: scope.kind_of(s, kernels) for s in kernels}, {
             '6.1': 'first-x86', '5.10': 'x86-mid', '6.12': 'x86-mid', '7.2': 'x86', '6.1-rt': 'rt',
-            '7.2-rt': 'rt', 'arm64-6.1': 'arm64', 'arm64-7.2': 'arm64-next',
+            '7.2-rt': 'rt-next', 'arm64-6.1': 'arm64', 'arm64-7.2': 'arm64-next',
             'debug': 'debug'})
 
     def test_one_kernel_of_a_kind_is_that_kind(self):
