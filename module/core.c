@@ -45,7 +45,7 @@ static ssize_t pc_trigger_write(struct file *file, const char __user *buf,
 	ret = pc_may_write("trigger", type->name);
 	if (ret)
 		return ret;
-	ret = pc_type_check_arch(type, "", "trigger");
+	ret = pc_type_check_machine(type, "", "trigger");
 	if (ret)
 		return ret;
 	/* It could not run, or the kernel cannot catch it (XFAIL): say so. */

@@ -4,6 +4,7 @@
  * bound to its routine, and the common wrapper that runs one.
  */
 #include <linux/atomic.h>
+#include <linux/cpumask.h>
 #include <linux/kernel.h>
 #include <linux/preempt.h>
 #include <linux/printk.h>
@@ -60,16 +61,22 @@ const char *pc_this_arch(void)
 	return PC_ARCH_NAME;
 }
 
-int pc_type_check_arch(const struct pc_crash_type *type, const char *file,
-		       const char *where)
+int pc_type_check_machine(const struct pc_crash_type *type, const char *file,
+			  const char *where)
 {
 	const char *only = pc_type_other_arch(type);
 
-	if (!only)
-		return 0;
-	pr_warn("%s%s: %s runs only on %s, and this kernel is %s\n",
-		file, where, type->name, only, PC_ARCH_NAME);
-	return -EOPNOTSUPP;
+	if (only) {
+		pr_warn("%s%s: %s runs only on %s, and this kernel is %s\n",
+			file, where, type->name, only, PC_ARCH_NAME);
+		return -EOPNOTSUPP;
+	}
+	if (pc_has_word(type->needs, "smp") && num_online_cpus() < 2) {
+		pr_warn("%s%s: %s needs a second CPU to be seen, and only one is online (on the only CPU a stall hangs the machine with no report)\n",
+			file, where, type->name);
+		return -EOPNOTSUPP;
+	}
+	return 0;
 }
 
 void pc_expected_config(const char *name, const char *config, bool enabled)

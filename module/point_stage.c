@@ -123,7 +123,7 @@ static struct pc_point *pc_point_create(const struct pc_line *line)
 		return ERR_PTR(-ENOMEM);
 	strscpy(point->symbol, line->symbol, sizeof(point->symbol));
 	pc_format_place(point->where, sizeof(point->where), line);
-	ret = pc_type_check_arch(type, "crashpoints: ", point->where);
+	ret = pc_type_check_machine(type, "crashpoints: ", point->where);
 	if (ret) {
 		kfree(point);
 		return ERR_PTR(ret);

@@ -73,11 +73,13 @@ static inline bool pc_crash_completed(const struct pc_crash_type *type,
 }
 
 /*
- * 0 if @type runs on this architecture; else logs why not, as
- * "@file@where: ...", and returns -EOPNOTSUPP.
+ * 0 if @type can be seen on this machine: its architecture, and a second
+ * online CPU for a type that needs one ("smp": on the only CPU a stall
+ * or lockup would hang the machine with no report); else logs why not,
+ * as "@file@where: ...", and returns -EOPNOTSUPP.
  */
-int pc_type_check_arch(const struct pc_crash_type *type, const char *file,
-		       const char *where);
+int pc_type_check_machine(const struct pc_crash_type *type, const char *file,
+			  const char *where);
 
 /*
  * type_needs.c: the first CONFIG_ word of @type's needs (CONFIG_FOO or
