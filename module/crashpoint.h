@@ -295,11 +295,13 @@ pc_point_decide(struct pc_point *point,
 
 /*
  * Run a type in the handler (PC_HIT_RUN_HERE); a crash that could not
- * run or did not complete counts as missed.
+ * run or did not complete counts as missed.  @trap: see pc_crash_run_at().
  */
-static __always_inline void pc_point_run_here(struct pc_point *point)
+static __always_inline void pc_point_run_here(struct pc_point *point,
+					      unsigned int trap)
 {
-	int ret = pc_crash_run(point->type, point->where, point->cond.ms);
+	int ret = pc_crash_run_at(point->type, point->where, point->cond.ms,
+				  trap);
 
 	if (!pc_crash_completed(point->type, ret))
 		pc_point_missed(point);

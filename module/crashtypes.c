@@ -121,11 +121,15 @@ const char *pc_context_name(int context)
  * Where a hit runs when that is not a task's own call: an interrupt
  * (naming the task it came over, which did not make the call) or a
  * kernel thread.  Who ran the path is then not the task the crash's
- * report names, and the runner credits the hit by this line.
+ * report names, and the runner credits the hit by this line.  @trap:
+ * the levels a breakpoint's entry added (x86's int3 enters as an NMI),
+ * which are the handler's, not the path's.
  */
-static void pc_say_context(const char *where)
+static void pc_say_context(const char *where, unsigned int trap)
 {
-	const char *ctx = in_nmi() ? "nmi" : hardirq_count() ? "hardirq" :
+	unsigned int count = preempt_count() - trap;
+	const char *ctx = (count & NMI_MASK) ? "nmi" :
+			  (count & HARDIRQ_MASK) ? "hardirq" :
 			  in_serving_softirq() ? "softirq" : NULL;
 
 	if (ctx)
@@ -138,18 +142,18 @@ static void pc_say_context(const char *where)
 			raw_smp_processor_id());
 }
 
-int pc_crash_run(const struct pc_crash_type *type, const char *where,
-		 unsigned int ms)
+int pc_crash_run_at(const struct pc_crash_type *type, const char *where,
+		    unsigned int ms, unsigned int trap)
 {
 	int ret;
 
 	/* A stall says, in one line, what it is about to do or why not. */
 	if (type->fate == PC_FATE_STALL) {
-		pc_say_context(where);
+		pc_say_context(where, trap);
 		return pc_crash_stall(type, where, ms);
 	}
 	pr_info("%s: %s: %s\n", where, type->name, type->description);
-	pc_say_context(where);
+	pc_say_context(where, trap);
 	ret = type->run();
 	/* EOPNOTSUPP: the routine has said why (XFAIL: and the option). */
 	if (ret && ret != -EINPROGRESS && ret != -EOPNOTSUPP)

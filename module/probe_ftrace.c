@@ -146,7 +146,7 @@ static void notrace pc_entry_decide(struct pc_point *point,
 	case PC_HIT_MISSED:
 		return;
 	case PC_HIT_RUN_HERE:
-		pc_point_run_here(point);
+		pc_point_run_here(point, 0);
 		return;
 	case PC_HIT_RUN_IN_PATH:
 		break;

@@ -152,7 +152,9 @@ int pc_point_hit(struct kprobe *kp, struct pt_regs *regs)
 	case PC_HIT_MISSED:
 		return 0;
 	case PC_HIT_RUN_HERE:
-		pc_point_run_here(point);
+		/* In a breakpoint's handler, the trap's levels are not the path's. */
+		pc_point_run_here(point, pc_probe_sees_preemption(&point->rp.kp) ?
+					 pc_arch_trap_count() : 0);
 		return 0;
 	case PC_HIT_RUN_IN_PATH:
 		break;
@@ -197,7 +199,7 @@ int pc_point_return(struct kretprobe_instance *ri, struct pt_regs *regs)
 	if (pc_point_counts(point) &&
 	    pc_point_decide(point, pc_return_context, regs, PC_OPT_RETVAL, 0) ==
 	    PC_HIT_RUN_HERE)
-		pc_point_run_here(point);
+		pc_point_run_here(point, 0);
 	return 0;
 }
 

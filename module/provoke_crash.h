@@ -29,12 +29,20 @@ extern const struct pc_crash_type pc_crash_types[PC_NR_CRASH_TYPES];
 
 /*
  * Run a crash routine; @where says who asked, for the log; @ms: ms= for
- * a type that stalls the path (PC_FATE_STALL), 0 for its default.
- * Returns what the routine
- * returned (if it returns at all).
+ * a type that stalls the path (PC_FATE_STALL), 0 for its default;
+ * @trap: what a breakpoint trap's entry added to the preemption count
+ * (pc_arch_trap_count()) when it runs in a kprobe's handler, else 0:
+ * the log names the path's context, not the trap's.  Returns what the
+ * routine returned (if it returns at all).
  */
-int pc_crash_run(const struct pc_crash_type *type, const char *where,
-		 unsigned int ms);
+int pc_crash_run_at(const struct pc_crash_type *type, const char *where,
+		    unsigned int ms, unsigned int trap);
+
+static inline int pc_crash_run(const struct pc_crash_type *type,
+			       const char *where, unsigned int ms)
+{
+	return pc_crash_run_at(type, where, ms, 0);
+}
 
 /*
  * crashes/delays.c: run delay or spin at @where for @ms milliseconds; 0,
