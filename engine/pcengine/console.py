@@ -166,17 +166,21 @@ def module_hit(message):
     return m.groups() if m else None
 
 
-def hit_context(messages, at, where, span=4):
+def hit_context(messages, at, where, stall=False, span=4):
     """(CONTEXT, COMM, PID) of the hit on line AT at WHERE when it ran in
     an interrupt (nmi, hardirq, softirq: COMM[PID] the task it came over)
-    or a kernel thread ('kernel thread'); None in a task's own call."""
-    after = []
-    for line in messages[at + 1:at + 1 + span]:
-        if MODULE_HIT_RE.match(line):
-            break
-        after.append(line)
-    # A stall's line comes before its hit line; every other type's after.
-    for line in after + messages[max(at - 1, 0):at]:
+    or a kernel thread ('kernel thread'); None in a task's own call.  A
+    STALL's line is the one just before its hit line; any other type's
+    comes after it, before the next hit line."""
+    if stall:
+        lines = messages[at - 1:at] if at else []
+    else:
+        lines = []
+        for line in messages[at + 1:at + 1 + span]:
+            if MODULE_HIT_RE.match(line):
+                break
+            lines.append(line)
+    for line in lines:
         m = HIT_CONTEXT_RE.match(line)
         if m and m.group(1) == where:
             return m.group(2) or m.group(3), m.group(4), m.group(5)

@@ -53,7 +53,7 @@ class Scan:
     FAIL line of the module while the command ran, and the line that
     ends the boot (end, the number of lines if none)."""
 
-    def __init__(self, text, names):
+    def __init__(self, text, names, stalls=()):
         self.text = text
         self.records = console.parse(text)
         self.lines = [r.message for r in self.records]
@@ -77,7 +77,7 @@ class Scan:
                 self.fail = line
             hit = console.module_hit(line)
             if hit and hit[1] in names and hit[0] != 'crashpoints':
-                ctx = console.hit_context(self.lines, i, hit[0])
+                ctx = console.hit_context(self.lines, i, hit[0], hit[1] in stalls)
                 comm, pid = ctx[1:] if ctx else \
                     console.hit_task(self.lines, i) or (None, None)
                 self.hits.append(Hit(i, hit[0], hit[1], comm, pid,
@@ -157,12 +157,17 @@ def verdict(scan, out, table, rc, timeout):
     lines, runners, report = [], False, None
     for hit in scan.hits:
         if not own(hit):
-            # A report's hit is no crash: the verdict says which it was.
-            runners = runners or ('crash' if fate(table, hit.type) in FATAL_FATES else 'hit')
-            task = ("the runner's own shell (PID 1)" if hit.pid == '1' else
-                    '%s[%s]' % (hit.comm or 'a task', hit.pid or '?'))
+            # A report's hit is no crash: the verdict says which it was,
+            # a crash if any was.
+            if fate(table, hit.type) in FATAL_FATES or not runners:
+                runners = 'crash' if fate(table, hit.type) in FATAL_FATES else 'hit'
+            if hit.context:
+                task = by(hit)[2:]
+            else:
+                task = 'hit by ' + ("the runner's own shell (PID 1)" if hit.pid == '1' else
+                                    '%s[%s]' % (hit.comm or 'a task', hit.pid or '?'))
             task += ' after your command ended' if hit.when != 'run' else ', not your command'
-            note = ('note: not credited: %s %s hit by %s; narrow the point with '
+            note = ('note: not credited: %s %s %s; narrow the point with '
                     'comm= or pid=' % (hit.where, hit.type, task))
             if note not in lines:
                 lines.append(note)
@@ -208,7 +213,8 @@ class Run:
     def __init__(self, work, log=None):
         self.work = work
         self.table = read_table(os.path.join(work, 'table'))
-        self.scan = Scan(console.read_log(log or os.path.join(work, 'console.log')), set(self.table))
+        self.scan = Scan(console.read_log(log or os.path.join(work, 'console.log')),
+                         set(self.table), {n for n in self.table if fate(self.table, n) == 'stall'})
         self.out_text = console.read_log(os.path.join(work, 'out.log'))
         # The output as the shell's $(...) held it: trailing newlines off.
         self.out = console.out_records(self.out_text.rstrip('\n') + '\n')

@@ -99,9 +99,22 @@ class HitContext(unittest.TestCase):
                          ('hardirq', 'init', '103'))
 
     def test_stall_line_comes_before_its_hit(self):
-        self.assertEqual(console.hit_context(self.LINES, 4, 'process_one_work'),
+        self.assertEqual(console.hit_context(self.LINES, 4, 'process_one_work', stall=True),
                          ('kernel thread', 'kworker/0:1', '12'))
 
     def test_task_call_has_no_context(self):
         self.assertIsNone(console.hit_context(self.LINES, 5, '@sys@getppid'))
-        self.assertIsNone(console.hit_context(self.LINES, 0, 'vfs_read'))
+
+    def test_a_neighbours_line_is_not_the_hits(self):
+        # A task's own hit after an interrupt's: the line before is the
+        # other hit's.  A stall in a task, then the next stall's line.
+        lines = ['provoke_crash: f: report: r',
+                 'provoke_crash: f: in softirq context, over a[1] on CPU 0',
+                 'provoke_crash: f: report: r']
+        self.assertEqual(console.hit_context(lines, 0, 'f')[0], 'softirq')
+        self.assertIsNone(console.hit_context(lines, 2, 'f'))
+        stalls = ['provoke_crash: f: delay: 10 ms',
+                  'provoke_crash: f: in hardirq context, over a[1] on CPU 0',
+                  'provoke_crash: f: delay: 10 ms']
+        self.assertIsNone(console.hit_context(stalls, 0, 'f', stall=True))
+        self.assertEqual(console.hit_context(stalls, 2, 'f', stall=True)[0], 'hardirq')
