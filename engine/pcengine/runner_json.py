@@ -20,6 +20,8 @@ from . import console, runner_report, runner_verdict
 VERSION = 1
 VERDICTS = ('crashed', 'survived', 'usage', 'timeout', 'refused', 'reported', 'setup',
             'no-capture')
+# 130 and 128 + a signal: the run was ended from outside.
+INTERRUPTED = 'interrupted'
 STR, INT, BOOL = {'type': 'string'}, {'type': 'integer'}, {'type': 'boolean'}
 NSTR, NINT = {'type': ['string', 'null']}, {'type': ['integer', 'null']}
 LINES = {'type': 'array', 'items': STR}
@@ -39,7 +41,8 @@ SCHEMA = {
                  'kernel',
                  'output', 'points', 'hit', 'crash', 'report', 'trace', 'pstore', 'kdump'],
     'properties': {
-        'version': INT, 'status': INT, 'verdict': {'type': 'string', 'enum': list(VERDICTS)},
+        'version': INT, 'status': INT,
+        'verdict': {'type': 'string', 'enum': list(VERDICTS) + [INTERRUPTED]},
         'summary': STR, 'details': LINES, 'notes': LINES,
         'asked': {'type': 'object', 'required': ['arm', 'trigger', 'run'],
                   'properties': {'arm': LINES, 'trigger': NSTR, 'run': NSTR}},
@@ -115,12 +118,13 @@ def _hit(hit):
 
 def _pstore(out_text, first_line):
     records = []
-    for name, lines, _ in console.stretches(out_text, 'PC-PSTORE-BEGIN', 'PC-PSTORE-END'):
+    for name, lines, closed in console.stretches(out_text, 'PC-PSTORE-BEGIN', 'PC-PSTORE-END'):
         lines = [console.strip_kernel_prefix(x) for x in lines]
-        while lines and lines[-1] == '':
+        while lines and lines[-1] == '' and not closed:
             lines.pop()
+        # Counted as the report counts a record: its markers too.
         records.append({'name': name, 'header': lines[0] if lines else '',
-                        'lines': len(lines) + 1,
+                        'lines': len(lines) + 1 + bool(closed),
                         'holds_report': first_line is not None and first_line in lines})
     return records
 
@@ -159,7 +163,8 @@ def document(status, said, asked, kernel=None, work=None, kdump_dir=None):
             break
         details.append(x[2:])
     doc = {'version': VERSION, 'status': status,
-           'verdict': VERDICTS[status] if 0 <= status < len(VERDICTS) else 'setup',
+           'verdict': VERDICTS[status] if 0 <= status < len(VERDICTS) else
+           INTERRUPTED if status > 128 else 'setup',
            'summary': said[at][len('provoke-crash-vm: '):] if at is not None else '',
            'details': details,
            'notes': [x for x in said if x.startswith('note: ')],

@@ -28,6 +28,7 @@ import sys
 import tempfile
 import threading
 import time
+import traceback
 
 from . import (ROOT, SetupError, accel, cache_of, cases, console, guest, initramfs, kernels,
                log, runner_json, runner_verdict, vm_args, vm_build, vm_kdump, vm_symbols,
@@ -337,7 +338,8 @@ def attempt(argv, work, t0, seen):
         seen['error'] = str(e)
         status = e.status
     except SetupError as e:
-        seen['error'] = e.args[0]
+        # An empty reason: the step that failed said it on stderr.
+        seen['error'] = e.args[0] if e.args else ''
         status = SETUP
     except (OSError, subprocess.CalledProcessError) as e:
         # A file the setup needs, or a helper that failed: one line.
@@ -350,15 +352,34 @@ def attempt(argv, work, t0, seen):
 
 
 def as_json(argv, work, t0, seen):
-    """--json: the run with its human lines kept aside, then one JSON
-    object (runner_json) on stdout."""
-    with tempfile.TemporaryFile('w+', encoding='utf-8', errors='surrogateescape') as said:
-        with contextlib.redirect_stdout(said):
-            status = attempt(argv, work, t0, seen)
-        said.seek(0)
-        lines = said.read().splitlines()
+    """--json: the run with its human lines kept aside (and its helpers'
+    standard output sent to stderr), then one JSON object (runner_json)
+    on stdout, however the run ended."""
+    status, out = SETUP, os.dup(1)
+    try:
+        with tempfile.TemporaryFile('w+', encoding='utf-8', errors='surrogateescape') as said:
+            os.dup2(2, 1)
+            try:
+                with contextlib.redirect_stdout(said):
+                    status = attempt(argv, work, t0, seen)
+            except KeyboardInterrupt:
+                status, seen['error'] = 130, 'interrupted'
+            except SystemExit as e:
+                # SIGTERM or SIGHUP (_terminated): 128 + the signal.
+                status = e.code if isinstance(e.code, int) else SETUP
+                seen['error'] = 'ended by signal %d' % (status - 128)
+            except Exception as e:
+                traceback.print_exc()
+                status, seen['error'] = SETUP, 'internal error: %r' % e
+            said.seek(0)
+            lines = said.read().splitlines()
+    finally:
+        os.dup2(out, 1)
+        os.close(out)
     if seen.get('error'):
         lines.append('provoke-crash-vm: ' + seen['error'])
+    elif status == SETUP and not any(x.startswith('provoke-crash-vm: ') for x in lines):
+        lines.append('provoke-crash-vm: setup failed (its reason is on stderr)')
     o, r = seen.get('o'), seen.get('r')
     asked = {'arm': o.arms if o else [], 'trigger': (o.trigger or None) if o else None,
              'run': (o.run or None) if o else None}

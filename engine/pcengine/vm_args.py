@@ -173,9 +173,11 @@ def parse(argv):
 
 
 def wants_json(argv):
-    """Whether ARGV asks for --json (as an option, not a value)."""
+    """Whether ARGV asks for --json (as an option, not a value), and not
+    for --help, which prints its text."""
     try:
-        return parse(argv).json
+        o = parse(argv)
+        return o.json and not o.help
     except UsageError:
         return '--json' in argv
 

@@ -3,6 +3,9 @@
 the schema, and says what the human report said."""
 
 import json
+import os
+import subprocess
+import sys
 import unittest
 
 import fixtures
@@ -19,7 +22,7 @@ def document(name):
     replay printed, as tools/provoke-crash-vm builds it."""
     out, _, status = saved.replay(name)
     said = out.decode('utf-8', 'surrogateescape').splitlines()
-    work = fixtures.os.path.join(saved.RUNNER, name)
+    work = os.path.join(saved.RUNNER, name)
     return runner_json.document(status, said, ASKED, KERNEL, work), said
 
 
@@ -90,3 +93,45 @@ class Content(unittest.TestCase):
 
 if __name__ == '__main__':
     unittest.main()
+
+
+class EveryEnd(unittest.TestCase):
+    """However a --json run ends, stdout is one object: the run stubbed
+    to end each way, in a process of its own (its fd 1 is the test's)."""
+
+    def run_ending(self, body):
+        code = ('import os, sys\n'
+                'from pcengine import vm, SetupError\n'
+                'def run(argv, program, work, t0, seen):\n'
+                '    seen["o"] = vm.vm_args.parse(argv)\n'
+                '    os.system("echo a helper writes to its stdout")\n'
+                '    print("provoke-crash-vm: a human line")\n'
+                '%s\n'
+                'vm.run = run\n'
+                'sys.exit(vm.main(["provoke-crash-vm", "--json", "--run", "true"]))\n' % body)
+        done = subprocess.run([sys.executable, '-c', code],
+                                       cwd=os.path.join(fixtures.ROOT, 'engine'),
+                                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        doc = json.loads(done.stdout)
+        self.assertEqual(runner_json.validate(doc, runner_json.SCHEMA), '')
+        self.assertEqual(doc['status'], done.returncode)
+        self.assertIn('a helper writes to its stdout', done.stderr)
+        return doc
+
+    def test_interrupted(self):
+        doc = self.run_ending('    raise KeyboardInterrupt')
+        self.assertEqual((doc['status'], doc['verdict'], doc['summary']),
+                         (130, 'interrupted', 'interrupted'))
+
+    def test_a_setup_error_with_no_reason(self):
+        doc = self.run_ending('    raise SetupError()')
+        self.assertEqual((doc['status'], doc['verdict']), (6, 'setup'))
+        self.assertEqual(doc['summary'], 'a human line')
+
+    def test_a_bug(self):
+        doc = self.run_ending('    raise ValueError("x")')
+        self.assertEqual((doc['status'], doc['summary']), (6, "internal error: ValueError('x')"))
+
+    def test_a_signal(self):
+        doc = self.run_ending('    sys.exit(143)')
+        self.assertEqual((doc['status'], doc['verdict']), (143, 'interrupted'))
