@@ -62,7 +62,9 @@ if [ -n "$pc_refused" ]; then
 	dmesg | sed -n '/PC-RUN-BEGIN/,$p' | grep 'provoke_crash: ' | sed 's/^/PC-WHY /'
 	# A name kallsyms lacks: what it may have meant, from this kernel's
 	# own kallsyms (Debian's System.map, which the host reads, is a stub).
-	for pc_s in $(dmesg | sed -n '/PC-RUN-BEGIN/,$s/.*provoke_crash: crashpoints: \([^ :]*\): no such symbol.*/\1/p'); do
+	# The point's place (SYMBOL, +OFFSET or %return) or its caller=NAME.
+	for pc_s in $(dmesg | sed -n '/PC-RUN-BEGIN/,$s/.*provoke_crash: crashpoints: \([^ :]*\)\( caller!*=\([^ :]*\)\)*: no such symbol.*/\1 \3/p' |
+		sed 's/^\([^ +%]*\)[^ ]* \(.*\)/\2 \1/; s/^ //' | cut -d' ' -f1); do
 		provoke-crash near "$pc_s" | sed "s/^ */PC-WHY $pc_s: /"
 	done
 	echo "PC-RUN-END" >/dev/kmsg

@@ -281,7 +281,8 @@ def run(argv, program, work, t0, seen):
     # go to it.
     g = guest_options(o, r, work, env, boot, smp, pstore, timeout, qemu_extra)
     try:
-        with waiting.still('in the guest'):
+        # Not on a --shell's terminal: the user is typing there.
+        with waiting.still('in the guest') if not o.shell else contextlib.nullcontext():
             rc = guest.run(g) % 256
     finally:
         watcher.done.set()

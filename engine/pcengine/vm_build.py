@@ -82,7 +82,8 @@ def release_lock(out, rel):
 def host_tool(out):
     """The tool built for the host, which reads the table (types
     --table); rebuilt only when its sources change."""
-    srcs = ['tools/provoke-crash.c', 'tools/checks.c', 'tools/checks.h']
+    # Every C file of tools/: a new one (symbols.c) changes the key.
+    srcs = _tree(ROOT, ['tools'], lambda n: n[-2:] in ('.c', '.h'))
     srcs += _tree(ROOT, ['module'], lambda n: n.startswith('parse') and n[-2:] in ('.c', '.h'))
     srcs += _tree(ROOT, ['include'], lambda n: n.endswith('.h'))
     tool = os.path.join(out, 'host', 'provoke-crash')
@@ -125,8 +126,7 @@ def build_cached(out, r):
         stamp = ''
     gcc = _run(['gcc', '-dumpfullversion'], stdout=subprocess.PIPE,
                universal_newlines=True).stdout.strip()
-    srcs = _tree(ROOT, ['module', 'include', 'guest/pc-guest.c', 'tools/provoke-crash.c',
-                        'tools/checks.c', 'tools/checks.h'],
+    srcs = _tree(ROOT, ['module', 'include', 'guest/pc-guest.c', 'tools'],
                  lambda n: n[-2:] in ('.c', '.h') or n in ('Kbuild', 'Makefile'))
     key = '%s %s %s %s' % (_hash_files(ROOT, srcs), r.rel, stamp, gcc)
     if (read(os.path.join(d, 'build.key')) == key
