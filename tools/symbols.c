@@ -135,27 +135,33 @@ int pc_symbols_near(const char *name, FILE *out)
 	struct pc_near near = { .n = 0 };
 	FILE *f = fopen("/proc/kallsyms", "r");
 	/* One edit in four letters, at most three: beyond that, noise. */
-	int i, limit = strlen(name) / 4;
+	int i, said = 0, limit = strlen(name) / 4;
 
 	if (!f)
 		return -1;
 	scan(f, name, limit < 1 ? 1 : limit > 3 ? 3 : limit, &near);
 	fclose(f);
 	if (near.has_entry && strcmp(name, call_of(name)) &&
-	    strncmp(name, PC_SYS_PREFIX, strlen(PC_SYS_PREFIX)))
+	    strncmp(name, PC_SYS_PREFIX, strlen(PC_SYS_PREFIX))) {
 		fprintf(out, "  the system call's entry here is %s%s: write @sys@%s\n",
 			PC_SYS_PREFIX, call_of(name), call_of(name));
-	else if (near.has_entry && !strcmp(name, call_of(name)))
+		said++;
+	} else if (near.has_entry && !strcmp(name, call_of(name))) {
 		fprintf(out, "  %s is a system call here: write @sys@%s\n", name,
 			name);
-	if (near.copy[0])
+		said++;
+	}
+	if (near.copy[0]) {
 		fprintf(out, "  the compiler renamed it: %s (a point names the copy)\n",
 			near.copy);
+		said++;
+	}
 	if (near.n) {
 		fprintf(out, "  did you mean:");
 		for (i = 0; i < near.n; i++)
 			fprintf(out, " %s", near.name[i]);
 		fprintf(out, "?\n");
+		said++;
 	}
-	return near.n + near.has_entry + !!near.copy[0];
+	return said;
 }

@@ -8,8 +8,8 @@
 /*
  * Print to @out, a line each, what @name may have meant: @sys@NAME for a
  * system call's entry spelled for another architecture, a renamed copy
- * (.isra.0), the closest text symbols.  Returns how many lines it had
- * to say, 0 for none, -1 without /proc/kallsyms.
+ * (.isra.0), the closest text symbols.  Returns how many lines it
+ * printed, 0 for none, -1 without /proc/kallsyms.
  */
 int pc_symbols_near(const char *name, FILE *out);
 
