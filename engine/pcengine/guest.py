@@ -125,8 +125,10 @@ def options(argv=None):
     r.add_argument('--qemu-extra', default='', help='more QEMU options (one string)')
     r.add_argument('--case', required=True)
     r.add_argument('--payload', metavar='CPIO',
-                   help='files for this case alone: sent to a restored guest, '
-                   'appended to a booted one\'s initramfs')
+                   help='files for this case alone: on a restored guest\'s payload disk '
+                   '(its command port where its kernel has no virtio-blk driver), '
+                   'appended to a booted one\'s initramfs; at most %d MiB'
+                   % (qemu.PAYLOAD_DISK_SIZE >> 20))
     r.add_argument('--console', required=True, help='the kernel console\'s log')
     r.add_argument('--out', required=True, help='the case\'s output log')
     r.add_argument('--timeout', type=float, default=120, help='seconds; 0: none')

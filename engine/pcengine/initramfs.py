@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
-"""The guest's root: the kernel's own modules it needs (ramoops, and on
-arm64 the virtio port of the case's output), found where the system or
+"""The guest's root: the kernel's own modules it needs (ramoops, the
+saved guest's payload disk, and on arm64 the virtio port of the case's
+output), found where the system or
 the kernel's tree keeps them, and the initramfs packed around the
 module, the guest helpers, /init and the cases."""
 
@@ -19,6 +20,20 @@ from . import ROOT, SetupError, kernels
 ARM64_OUT_MODULES = ('drivers/virtio/virtio', 'drivers/virtio/virtio_ring',
                      'drivers/virtio/virtio_mmio', 'drivers/char/virtio_console')
 RAMOOPS_MODULES = ('lib/reed_solomon/reed_solomon', 'fs/pstore/ramoops')
+# A saved guest's payload disk (qemu.payload_disk()), a virtio-blk device:
+# its driver and, on x86-64, the virtio-pci bus it sits on, in load
+# order (virtio needs virtio_ring on 6.1; the two virtio_pci libraries
+# are modules of their own from 5.14).  On arm64 it sits on virtio-mmio,
+# whose modules the output port's list has.  They go to /disk/, which
+# /init loads before a save only (no other guest has the disk): the
+# names do not mix with arm64's /virtio_mmio.ko, which tells /init its
+# output is a virtio port.
+DISK_MODULES = {
+    'amd64': ('drivers/virtio/virtio_ring', 'drivers/virtio/virtio',
+              'drivers/virtio/virtio_pci_legacy_dev', 'drivers/virtio/virtio_pci_modern_dev',
+              'drivers/virtio/virtio_pci', 'drivers/block/virtio_blk'),
+    'arm64': ('drivers/block/virtio_blk',),
+}
 
 
 def module_file(host, rel, module):
@@ -87,6 +102,14 @@ def copy_out_modules(host, rel, dest):
         copy_modules(host, rel, dest, ARM64_OUT_MODULES)
 
 
+def copy_disk_modules(host, rel, root):
+    """The payload disk's modules into ROOT/disk (those REL has as
+    files)."""
+    dest = os.path.join(root, 'disk')
+    os.makedirs(dest, exist_ok=True)
+    copy_modules(host, rel, dest, DISK_MODULES[host.rel_arch(rel)])
+
+
 def pack_cpio(root, out, top='.'):
     """ROOT's tree (or its directory TOP, by that name) into OUT, a newc
     cpio archive.  Not compressed: under
@@ -144,5 +167,6 @@ def pack(host, rel, cases=None, extra=()):
     _copy(os.path.join(ROOT, 'guest', 'pc-protocol.sh'), root)
     copy_modules(host, rel, root, RAMOOPS_MODULES)
     copy_out_modules(host, rel, root)
+    copy_disk_modules(host, rel, root)
     os.chmod(os.path.join(root, 'init'), 0o755)
     pack_cpio(root, os.path.join(d, 'initramfs.cpio'))

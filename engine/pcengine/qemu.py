@@ -4,7 +4,8 @@
 A guest has two channels out (see protocol.py): the kernel console and
 the case's own output, each logged to a file.  A guest that is saved and
 restored (snapshot.py) has a third port, into the guest: the command
-port, on which a restored /init reads the name of its case.
+port, on which a restored /init reads the name of its case; and a
+disk, read-only, from which it reads the case's files (payload_disk()).
 
 - x86-64: the console is ttyS0, the output ttyS1, the command port ttyS2.
   No default devices (a NIC, VGA, CD-ROM, floppy, parallel port): none
@@ -14,6 +15,10 @@ port, on which a restored /init reads the name of its case.
   QEMU's own pointer authentication algorithm keeps PAC (on in Debian's
   kernel) real, at a fraction of QARMA's emulation cost.  No NIC: on 6.12
   its virtio-pci device would take virtio0.
+
+The payload disk is a virtio-blk device: on virtio-pci on x86-64, on
+the virt board's virtio-mmio bus on arm64, beside the ports (its
+drivers: initramfs.DISK_MODULES).
 """
 
 import collections
@@ -25,16 +30,26 @@ import signal
 import subprocess
 import time
 
-Arch = collections.namedtuple('Arch', 'binary machine console ports')
+Arch = collections.namedtuple('Arch', 'binary machine console ports disk')
 
 ARCHES = {
-    'amd64': Arch('qemu-system-x86_64', ('-cpu', 'max', '-nodefaults'), 'ttyS0', 'serial'),
+    'amd64': Arch('qemu-system-x86_64', ('-cpu', 'max', '-nodefaults'), 'ttyS0', 'serial',
+                  'virtio-blk-pci'),
     'arm64': Arch('qemu-system-aarch64',
                   ('-M', 'virt', '-cpu', 'max,pauth-impdef=on', '-nic', 'none'),
-                  'ttyAMA0', 'virtio'),
+                  'ttyAMA0', 'virtio', 'virtio-blk-device'),
 }
 
 MEMORY_MB = 512
+# The payload disk's size, fixed: the saved guest's kernel read its
+# capacity when it found the disk, and each restore gives it another
+# file of that size.  The files of one run (an archive) must fit; a
+# restored guest's page cache holds what it read from the disk as long
+# as it unpacks it, besides the unpacked files, of its 512 MiB.
+PAYLOAD_DISK_SIZE = 64 << 20
+# The serial number the guest knows its payload disk by
+# (/sys/block/vdX/serial), whatever else the options add.
+PAYLOAD_DISK_SERIAL = 'pc-payload'
 
 
 def accel_option(accel, smp):
@@ -54,15 +69,25 @@ def _log(chardev_id, path):
     return ('-chardev', 'file,id=%s,path=%s,append=on' % (chardev_id, path))
 
 
+def payload_disk(arch, path):
+    """QEMU's options for the payload disk, the file PATH (raw,
+    PAYLOAD_DISK_SIZE bytes: QEMU refuses a smaller one), read-only:
+    the guest only reads it, and a readonly image takes a shared lock."""
+    return ['-drive', 'if=none,id=pcdisk,file=%s,format=raw,readonly=on,size=%d'
+            % (path, PAYLOAD_DISK_SIZE),
+            '-device', '%s,drive=pcdisk,serial=%s' % (ARCHES[arch].disk, PAYLOAD_DISK_SERIAL)]
+
+
 def argv(arch, accel, smp, kernel, initrd, append, console, output,
          reboot=False, pause=False, command_socket=None, qmp_socket=None, extra=(),
-         stdio=False):
+         stdio=False, disk=None):
     """QEMU's argv for a guest of ARCH booting KERNEL and INITRD with the
     command line APPEND (after the console's), logging to the files
     CONSOLE and OUTPUT.  Without REBOOT a reset (a panic's reboot) ends
     QEMU; with PAUSE a reset or a power-off stops the guest instead, with
     its memory as the guest left it, for the host to read (QMP).  COMMAND_SOCKET adds the command port, served on that Unix
-    socket; QMP_SOCKET a QMP monitor.  EXTRA: more options (-icount).
+    socket; QMP_SOCKET a QMP monitor; DISK the payload disk, on that
+    file.  EXTRA: more options (-icount).
     STDIO puts the console on this terminal too, stdin included, with
     QEMU's monitor behind Ctrl-A c (signal=off: Ctrl-C goes to the
     guest's shell, not QEMU); the console is still logged."""
@@ -73,6 +98,11 @@ def argv(arch, accel, smp, kernel, initrd, append, console, output,
                 '-serial', 'chardev:pccon', '-mon', 'chardev=pccon']
     else:
         cmd += [*_log('pccon', console), '-serial', 'chardev:pccon']
+    if disk:
+        # Before the ports: on the virt board the first virtio-mmio
+        # device is probed last, so that the ports keep the virtio0 (and
+        # vport0pN) of a guest without the disk.
+        cmd += payload_disk(arch, disk)
     cmd += _log('pcout', output)
     if a.ports == 'serial':
         cmd += ['-serial', 'chardev:pcout']

@@ -19,6 +19,26 @@ waited for.  Its console and output logs begin with what the saved guest
 printed up to the save (the boot, the module's load), so that the verdict
 reads what it would have read after a boot.
 
+A case's own files (the VM runner's --file, its script: a cpio archive)
+come on a disk, not on the command port: a 16550 UART (ttyS2) or a
+virtio-serial port carried some 40 KB/s of base64 (a 10 MB file
+outlasted the 120 s time limit), where the guest's cpio reads a
+virtio-blk disk at some 100 MB/s under TCG: 10 MB add about 0.4 s to a
+restore.  A disk rather than a faster port: the host writes a file
+before QEMU starts instead of feeding a stream the guest must frame
+and pace, and cpio reads the device as it is.  The saved guest has the disk (qemu.payload_disk(): a fixed size, a file
+of its own per guest, empty at the save) and its driver loaded, before
+the module (guest/init); each restore gives it a new file of that size,
+the archive at offset 0, and says "+disk N" after the case's name: the
+guest drops what its page cache holds of the disk (the kernel read its
+first sectors for a partition table at the save) and unpacks the disk.
+A migration does not carry a disk's contents, nor compare them: only
+its size must match, and the guest has nothing in flight on it.  A
+guest whose kernel never read the disk at the save (no virtio-blk
+driver: a kernel built without one) gets its files on the port, in
+base64, as before (KEY.disk says which: the save asks QEMU whether the
+guest read the disk).
+
 A pstore case's guest restores without -no-reboot: its crash (or the end
 of its case) resets the machine, which keeps RAM, so the next boot prints
 what ramoops kept, as after a boot.  One whose ramoops the host reads
@@ -59,6 +79,12 @@ RAM_FORMAT = 'ram-file'
 # Seconds a failed save is remembered; seconds a save may take at least.
 FAILED_FOR = 900
 SAVE_TIME = 120
+# What the VM runner's --file's may total: the payload disk less a MiB
+# for the runner's own files (its script, the points, the command) and
+# the archive's headers (some 120 bytes and the path a file).
+FILES_MAX = qemu.PAYLOAD_DISK_SIZE - (1 << 20)
+# What a saved guest's files are named by (KEY + each), removed with it.
+SAVED_FILES = ('.mig', '.ram', '.disk', '.console', '.out', '.qemu', '.failed', '.bad')
 
 
 def _stamp(path):
@@ -100,10 +126,51 @@ def _remove(path):
 def _saved_argv(o, console, output, sockets):
     """QEMU's argv of a guest that is saved or restored (its /init waits
     for a case on the command port), with its QMP and command sockets
-    under SOCKETS; the same for the save, the restores and the key."""
+    and its payload disk under SOCKETS; the same for the save, the
+    restores and the key (a change to the disk's options is another
+    key: no guest is restored into other devices than it was saved
+    with)."""
     return qemu.guest_argv(o, console, output, qemu.cmdline(o, '-') + ' pc_snapshot=1',
                            command_socket=os.path.join(sockets, 'cmd'),
-                           qmp_socket=os.path.join(sockets, 'qmp'))
+                           qmp_socket=os.path.join(sockets, 'qmp'),
+                           disk=os.path.join(sockets, 'disk'))
+
+
+def write_disk(path, payload=None):
+    """PATH: the payload disk's file, qemu.PAYLOAD_DISK_SIZE bytes,
+    sparse, with the archive PAYLOAD (a path, or None: empty) at offset
+    0.  Its size in bytes; ValueError if it does not fit."""
+    size = os.path.getsize(payload) if payload else 0
+    if size > qemu.PAYLOAD_DISK_SIZE:
+        raise ValueError("this run's files, %d bytes, do not fit the payload disk's %d"
+                         % (size, qemu.PAYLOAD_DISK_SIZE))
+    if payload:
+        shutil.copyfile(payload, path)  # in the kernel (sendfile)
+    else:
+        open(path, 'wb').close()
+    os.truncate(path, qemu.PAYLOAD_DISK_SIZE)
+    return size
+
+
+def files_too_big(paths):
+    """Why the files PATHS are more than a run carries (FILES_MAX in
+    all), or None.  One limit, stated before anything is built, whether
+    the guest restores or boots."""
+    total = sum(os.path.getsize(p) for p in paths)
+    if total <= FILES_MAX:
+        return None
+    return ('%.1f MiB of files; a run carries at most %d MiB of them (on a %d MiB disk)'
+            % (total / (1 << 20), FILES_MAX >> 20, qemu.PAYLOAD_DISK_SIZE >> 20))
+
+
+def _read_disk(mon):
+    """Whether the stopped guest's kernel has read the payload disk: it
+    has a driver for it (it read the first sectors for a partition
+    table), so its /init can unpack a restore's files from it."""
+    for dev in mon.execute('query-blockstats'):
+        if dev.get('device') == 'pcdisk':
+            return dev.get('stats', {}).get('rd_operations', 0) > 0
+    return False
 
 
 def _ram(path, share):
@@ -156,6 +223,8 @@ def save(o, path, sockets):
     # QEMU takes an existing file as the RAM it holds: a save cut short
     # leaves one, whose guest would not boot afresh.
     _remove(path + '.ram.tmp')
+    _remove(path + '.disk')
+    write_disk(os.path.join(sockets, 'disk'))
     cmd = _saved_argv(saving, console, output, sockets) + _ram(path + '.ram.tmp', True)
     limit = max(o.timeout, SAVE_TIME)
     deadline = time.monotonic() + limit
@@ -174,6 +243,7 @@ def save(o, path, sockets):
                 time.sleep(0.05)
             mon = qmp.QMP(qmp_path, proc)
             mon.execute('stop')
+            disk = _read_disk(mon)
             # The default cap is a network's (a few tens of MB/s): a file
             # takes what the guest has as fast as it can be written.
             mon.execute('migrate-set-parameters', **{'max-bandwidth': 1 << 40})
@@ -196,6 +266,8 @@ def save(o, path, sockets):
         return 'the guest went on before it was saved: %r' % after.strip()[:80]
     with open(output, 'wb') as f:
         f.write(before)
+    if disk:
+        open(path + '.disk', 'wb').close()
     os.rename(path + '.ram.tmp', path + '.ram')
     os.rename(path + '.tmp', path + '.mig')
     return None
@@ -245,6 +317,7 @@ def forget(o, key):
         if os.path.exists(path + '.mig'):
             os.replace(path + '.mig', path + '.bad')
         _remove(path + '.ram')
+        _remove(path + '.disk')
 
 
 def prune(directory, keep):
@@ -263,7 +336,7 @@ def prune(directory, keep):
                 except FileNotFoundError:
                     pass
         for _, key in sorted(found)[:-keep]:
-            for ext in ('.mig', '.ram', '.console', '.out', '.qemu', '.failed', '.bad'):
+            for ext in SAVED_FILES:
                 _remove(os.path.join(directory, key + ext))
 
 
@@ -279,11 +352,15 @@ def case_began(o, saved):
         return False
 
 
-def case_message(o):
+def case_message(o, disk=None):
     """What the restored /init reads on its command port: the case's name,
-    and with a payload (a cpio archive) "+payload N" and N base64 lines."""
+    and with a payload (a cpio archive) "+disk N" where the payload disk
+    holds its N bytes (DISK, the size write_disk() gave), else
+    "+payload N" and N base64 lines."""
     if not o.payload:
         return o.case.encode() + b'\n'
+    if disk is not None:
+        return b'%s +disk %d\n' % (o.case.encode(), disk)
     with open(o.payload, 'rb') as f:
         data = base64.encodebytes(f.read())
     return b'%s +payload %d\n' % (o.case.encode(), data.count(b'\n')) + data
@@ -300,7 +377,15 @@ def restore(o, path):
     errors = os.path.join(sockets, 'qemu')
     deadline = time.monotonic() + o.timeout
     proc = None
+    disk = None
     try:
+        # Whether this guest reads its files from the disk, asked
+        # before its files are opened: a prune in between removes the
+        # .mig too, whose open then fails.
+        on_disk = os.path.exists(path + '.disk')
+        size = write_disk(os.path.join(sockets, 'disk'), o.payload if on_disk else None)
+        if on_disk and o.payload:
+            disk = size
         shutil.copyfile(path + '.console', o.console)
         shutil.copyfile(path + '.out', o.out)
         o.saved_out = os.path.getsize(o.out)
@@ -339,7 +424,7 @@ def restore(o, path):
     try:
         port.settimeout(max(0.1, deadline - time.monotonic()))
         port.connect(cmd_path)
-        port.sendall(case_message(o))
+        port.sendall(case_message(o, disk))
     except OSError as e:
         print('# the command port of %s: %s' % (os.path.basename(path), e), file=sys.stderr)
     try:

@@ -101,7 +101,7 @@ def needs(o, r, table, types, cpus):
 def write_root(o, r, work):
     """This run's files for the guest: the script, the points, the
     trigger, the command (in a file, so that it runs once, as given),
-    the files given with --file."""
+    the files given with --file (their size vm_args checked)."""
     root = os.path.join(work, 'root')
     os.makedirs(os.path.join(root, 'cases'))
     os.makedirs(os.path.join(root, 'pc'))

@@ -13,7 +13,7 @@ guest's architecture.
 import os
 import re
 
-from . import suites
+from . import snapshot, suites
 from .runner_verdict import USAGE
 
 SERIES = ('6.1', '6.12', '6.1-rt', '6.12-rt', 'arm64-6.1', 'arm64-6.12') + tuple(suites.SERIES) + (
@@ -222,6 +222,10 @@ def check_conflicts(o, stdin_is_tty):
             raise UsageError("--module '%s': give a FILE.ko (an uncompressed module)" % m)
     if len({os.path.basename(m) for m in o.modules}) != len(o.modules):
         raise UsageError('--module: two modules of one name')
+    # What a run carries: the payload disk of a restored guest.
+    too_big = snapshot.files_too_big([f.partition(':')[0] for f in o.files] + o.modules)
+    if too_big:
+        raise UsageError('--file: ' + too_big)
     later = (
         (o.bt and not o.kdump, '--bt needs --kdump (it reads the dump)'),
         (o.kdump and o.shell, '--kdump and --shell do not go together (the capture needs the '

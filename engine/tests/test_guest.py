@@ -6,6 +6,7 @@ guest is keyed by (pcengine.snapshot) and when a case restores or boots
 import argparse
 import base64
 import os
+import socket
 import subprocess
 import tempfile
 import time
@@ -63,6 +64,18 @@ class CommandLine(unittest.TestCase):
         self.assertEqual(qemu.accel_option('tcg', 2), 'tcg,tb-size=256,thread=single')
         self.assertEqual(qemu.accel_option('kvm', 2), 'kvm')
 
+    def test_the_payload_disk_is_virtio_blk_on_each_bus(self):
+        for arch, device in (('amd64', 'virtio-blk-pci'), ('arm64', 'virtio-blk-device')):
+            a = qemu.argv(arch, 'tcg', 1, 'K', 'I', '', 'C', 'O', command_socket='S', disk='D')
+            self.assertEqual(pairs(a, '-drive'), [
+                'if=none,id=pcdisk,file=D,format=raw,readonly=on,size=%d'
+                % qemu.PAYLOAD_DISK_SIZE])
+            self.assertEqual(pairs(a, '-device')[:1],
+                             ['%s,drive=pcdisk,serial=pc-payload' % device])
+            # A booted guest has none.
+            self.assertEqual(pairs(qemu.argv(arch, 'tcg', 1, 'K', 'I', '', 'C', 'O'), '-drive'),
+                             [])
+
     def test_stdio_console_has_the_monitor(self):
         a = qemu.argv('amd64', 'tcg', 1, 'K', 'I', '', 'C', 'O', stdio=True)
         self.assertIn('stdio,id=pccon,mux=on,signal=off,logfile=C', pairs(a, '-chardev'))
@@ -98,6 +111,16 @@ class Key(unittest.TestCase):
             # A new initramfs (prepared again) is another guest.
             os.utime(o.initrd, ns=(1, 1))
             self.assertNotEqual(key, snapshot.snapshot_key(o))
+            key = snapshot.snapshot_key(o)
+            # So is a guest of other devices: a disk of another size.
+            with mock.patch.object(qemu, 'PAYLOAD_DISK_SIZE', 32 << 20):
+                self.assertNotEqual(key, snapshot.snapshot_key(o))
+            self.assertEqual(key, snapshot.snapshot_key(o))
+
+    def test_the_saved_guest_has_the_payload_disk(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            a = snapshot._saved_argv(spec(tmp), 'C', 'O', 'SOCKETS')
+            self.assertEqual(pairs(a, '-drive')[0].split(',')[2], 'file=SOCKETS/disk')
 
 
 class Prune(unittest.TestCase):
@@ -114,11 +137,34 @@ class Prune(unittest.TestCase):
             self.assertEqual(len([f for f in left if f.startswith('k') and f.endswith('.lock')]), 5)
             self.assertNotIn('k0.console', left)
 
+    def test_a_saved_guest_goes_whole(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            for i in range(2):
+                for ext in snapshot.SAVED_FILES:
+                    with open(os.path.join(tmp, 'k%d%s' % (i, ext)), 'w'):
+                        pass
+                os.utime(os.path.join(tmp, 'k%d.mig' % i), (i, i))
+            snapshot.prune(tmp, 1)
+            self.assertEqual(sorted(f for f in os.listdir(tmp) if f.startswith('k0')), [])
+            self.assertIn('.disk', snapshot.SAVED_FILES)
+            # Put aside: saved again, the disk asked again.
+            snapshot.forget(spec(tmp, dir=tmp), 'k1')
+            self.assertEqual(sorted(f for f in os.listdir(tmp) if f.startswith('k1.')),
+                             ['k1.bad', 'k1.console', 'k1.failed', 'k1.lock', 'k1.out',
+                              'k1.qemu'])
+
 
 class CommandPort(unittest.TestCase):
     def test_a_name_alone(self):
         with tempfile.TemporaryDirectory() as tmp:
             self.assertEqual(snapshot.case_message(spec(tmp)), b'point_bugon\n')
+
+    def test_a_payload_on_the_disk_is_its_size(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            payload = os.path.join(tmp, 'run.cpio')
+            open(payload, 'wb').close()
+            self.assertEqual(snapshot.case_message(spec(tmp, case='vm', payload=payload), 512),
+                             b'vm +disk 512\n')
 
     def test_a_payload_is_counted_base64_lines(self):
         with tempfile.TemporaryDirectory() as tmp:
@@ -133,6 +179,148 @@ class CommandPort(unittest.TestCase):
             # What the guest's tty reads line by line: no line is long.
             self.assertTrue(all(0 < len(line) <= 76 for line in body))
             self.assertEqual(base64.decodebytes(b'\n'.join(body)), data)
+
+
+class PayloadDisk(unittest.TestCase):
+    def test_the_archive_at_offset_0_of_a_sparse_disk(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            payload, disk = os.path.join(tmp, 'run.cpio'), os.path.join(tmp, 'disk')
+            data = os.urandom(70000)
+            with open(payload, 'wb') as f:
+                f.write(data)
+            self.assertEqual(snapshot.write_disk(disk, payload), len(data))
+            st = os.stat(disk)
+            self.assertEqual(st.st_size, qemu.PAYLOAD_DISK_SIZE)
+            self.assertLess(st.st_blocks * 512, 1 << 20)
+            with open(disk, 'rb') as f:
+                self.assertEqual(f.read(len(data) + 10), data + bytes(10))
+            # Empty: every restore without files, and the save.
+            self.assertEqual(snapshot.write_disk(disk), 0)
+            with open(disk, 'rb') as f:
+                self.assertEqual(f.read(4096), bytes(4096))
+            self.assertEqual(os.path.getsize(disk), qemu.PAYLOAD_DISK_SIZE)
+
+    def test_an_archive_past_the_disk_is_refused(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            payload = os.path.join(tmp, 'run.cpio')
+            with open(payload, 'wb') as f:
+                f.truncate(qemu.PAYLOAD_DISK_SIZE + 1)
+            with self.assertRaisesRegex(ValueError, 'do not fit the payload disk'):
+                snapshot.write_disk(os.path.join(tmp, 'disk'), payload)
+
+    def test_the_files_limit_leaves_room_and_is_one_line(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            a, b = os.path.join(tmp, 'a'), os.path.join(tmp, 'b')
+            for f, size in ((a, snapshot.FILES_MAX - 10), (b, 10)):
+                with open(f, 'wb') as out:
+                    out.truncate(size)
+            self.assertIsNone(snapshot.files_too_big([a, b]))
+            self.assertIsNone(snapshot.files_too_big([]))
+            with open(b, 'wb') as out:
+                out.truncate(11)
+            self.assertEqual(snapshot.files_too_big([a, b]),
+                             '63.0 MiB of files; a run carries at most 63 MiB of them '
+                             '(on a 64 MiB disk)')
+            self.assertLessEqual(snapshot.FILES_MAX, qemu.PAYLOAD_DISK_SIZE - (1 << 20))
+
+    def test_the_save_asks_whether_the_guest_read_the_disk(self):
+        mon = mock.Mock()
+        stats = [{'device': 'other', 'stats': {'rd_operations': 9}},
+                 {'device': 'pcdisk', 'stats': {'rd_operations': 0}}]
+        mon.execute.return_value = stats
+        self.assertFalse(snapshot._read_disk(mon))
+        mon.execute.assert_called_with('query-blockstats')
+        stats[1]['stats']['rd_operations'] = 2
+        self.assertTrue(snapshot._read_disk(mon))
+        mon.execute.return_value = []
+        self.assertFalse(snapshot._read_disk(mon))
+
+
+class RestoreSends(unittest.TestCase):
+    """What a restore gives the guest: the disk's file, then the
+    message on the command port (served here, as QEMU would)."""
+
+    def restore(self, tmp, on_disk, payload):
+        o = spec(tmp, case='vm', payload=payload)
+        path = os.path.join(tmp, 'saved')
+        exts = ('.mig', '.ram', '.console', '.out') + (('.disk',) if on_disk else ())
+        for ext in exts:
+            with open(path + ext, 'w') as f:
+                f.write('x')
+        seen = {}
+
+        def start(cmd, errors, pass_fds=()):
+            chardev = next(c for c in pairs(cmd, '-chardev') if c.startswith('socket,id=pccmd'))
+            seen['server'] = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+            seen['server'].bind(chardev.split('path=')[1].split(',')[0])
+            seen['server'].listen(1)
+            seen['disk'] = pairs(cmd, '-drive')[0].split('file=')[1].split(',')[0]
+            return mock.Mock()
+
+        def wait(o, proc, mon, deadline):
+            conn = seen['server'].accept()[0]
+            conn.settimeout(5)
+            data = b''
+            while not data.endswith(b'\n'):
+                chunk = conn.recv(65536)
+                if not chunk:
+                    break
+                data += chunk
+            seen['message'] = data
+            with open(seen['disk'], 'rb') as f:
+                seen['head'] = f.read(16)
+            seen['size'] = os.path.getsize(seen['disk'])
+            conn.close()
+            seen['server'].close()
+            return 0
+
+        with mock.patch.object(snapshot, '_qemu', side_effect=start), \
+                mock.patch.object(snapshot.qmp, 'QMP'), \
+                mock.patch.object(snapshot.ramoops, 'wait', side_effect=wait):
+            self.assertEqual(snapshot.restore(o, path), (0, None))
+        return seen
+
+    def test_files_go_on_the_disk_of_a_guest_that_reads_it(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            payload = os.path.join(tmp, 'run.cpio')
+            with open(payload, 'wb') as f:
+                f.write(b'070701' + bytes(1000))
+            seen = self.restore(tmp, True, payload)
+            self.assertEqual(seen['message'], b'vm +disk 1006\n')
+            self.assertEqual(seen['head'], b'070701' + bytes(10))
+            self.assertEqual(seen['size'], qemu.PAYLOAD_DISK_SIZE)
+
+    def test_a_guest_with_no_disk_driver_gets_them_on_the_port(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            payload = os.path.join(tmp, 'run.cpio')
+            with open(payload, 'wb') as f:
+                f.write(b'070701' + bytes(1000))
+            seen = self.restore(tmp, False, payload)
+            self.assertTrue(seen['message'].startswith(b'vm +payload '))
+            # Its disk is there all the same, empty: the saved devices.
+            self.assertEqual((seen['head'], seen['size']), (bytes(16), qemu.PAYLOAD_DISK_SIZE))
+
+    def test_a_case_without_files_sends_its_name(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            seen = self.restore(tmp, True, None)
+            self.assertEqual(seen['message'], b'vm\n')
+            self.assertEqual(seen['head'], bytes(16))
+
+    def test_files_that_do_not_fit_boot_the_case(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            payload = os.path.join(tmp, 'run.cpio')
+            with open(payload, 'wb') as f:
+                f.truncate(qemu.PAYLOAD_DISK_SIZE + 1)
+            o = spec(tmp, case='vm', payload=payload)
+            path = os.path.join(tmp, 'saved')
+            for ext in ('.mig', '.ram', '.console', '.out', '.disk'):
+                with open(path + ext, 'w') as f:
+                    f.write('x')
+            with mock.patch.object(snapshot, '_qemu') as start:
+                status, why = snapshot.restore(o, path)
+            self.assertEqual(status, None)
+            self.assertIn('do not fit the payload disk', why)
+            self.assertFalse(start.called)
 
 
 class RestoreArgv(unittest.TestCase):

@@ -76,6 +76,9 @@ class Pack(Fixture):
         os.makedirs(os.path.join(self.root, 'bin'))
         open(os.path.join(self.root, 'bin', 'busybox'), 'w').close()
         self.module('fs/pstore/ramoops')
+        # The payload disk's driver and bus (virtio built in, here).
+        self.module('drivers/virtio/virtio_pci')
+        self.module('drivers/block/virtio_blk', xz=True)
         cases = os.path.join(self.dir.name, 'cases')
         os.makedirs(cases)
         open(os.path.join(cases, 'point_bugon.sh'), 'w').close()
@@ -93,9 +96,13 @@ class Pack(Fixture):
                                     check=True).stdout.split()
         for name in ('init', 'bin/busybox', 'bin/pc-guest', 'bin/provoke-crash',
                      'provoke_crash.ko', 'ramoops.ko', 'bad_input.tsv', 'pc-protocol.sh',
-                     'cases/point_bugon.sh'):
+                     'cases/point_bugon.sh', 'disk/virtio_pci.ko', 'disk/virtio_blk.ko'):
             self.assertIn(name, listed)
         self.assertNotIn('cases/types.tsv', listed)
+        # Not beside /init: /virtio*.ko there says the output is a
+        # virtio port (arm64).
+        self.assertEqual([n for n in listed if n.startswith('virtio')], [])
+        self.assertNotIn('disk/virtio.ko', listed)
         self.assertNotIn('provoke_crash_twin.ko', listed)
         self.assertTrue(os.access(os.path.join(d, 'initramfs', 'init'), os.X_OK))
         with open(os.path.join(d, 'initramfs', 'bad_input.tsv'), 'rb') as f:
