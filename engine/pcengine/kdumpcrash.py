@@ -28,14 +28,14 @@ from .kernels import Host, fill_case, out_of
 # as in the cases) and the EREs bt must show.  pc_crash_panic ends in its
 # call of panic(), which never returns: the return address on the stack
 # is past its end, and crash names the frame above, the dispatcher
-# pc_crash_run, as the kernel's own unwinder does with a "?".  A routine
+# pc_crash_run_at, as the kernel's own unwinder does with a "?".  A routine
 # that faults shows as crash's "exception RIP" line.  At an entry point
 # crash's unwinder gets to ftrace's callback (pc_entry_eligible); past
 # ftrace's trampoline, which has no ORC data, it scans the stack: the
 # probed function may be missing there (it was on 6.1: crash named stale
 # frames instead), the system call's entry frame is not.
 SAMPLES = (
-    ('panic', 'pc-guest write $D/panic 1', 'pc_crash_run panic'),
+    ('panic', 'pc-guest write $D/panic 1', 'pc_crash_run_at panic'),
     ('null_dereference', 'pc-guest write $D/null_dereference 1', 'pc_crash_null_dereference'),
     ('point_null_dereference', "pc-guest write $D/crashpoints '@sys@getppid null_dereference'; "
      'pc-guest hit getppid 1', 'pc_crash_null_dereference pc_entry_eligible entry_SYSCALL_64'),
