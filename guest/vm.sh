@@ -78,6 +78,12 @@ done <"$C"
 # No oops, no panic: ramoops kept nothing, and a reboot would only show
 # that; disarm first, so that dmesg cannot hit a point.
 printf '\n' >"$C"
+# --gdb: the guest stays up for the debugger until the run is ended.
+if [ -e /pc/gdb ]; then
+	echo "PC-GDB-WAIT" >/dev/kmsg
+	echo "PC-GDB-WAIT"
+	while :; do sleep 3600; done
+fi
 if ! dmesg | grep -Eq 'Oops|Kernel panic|BUG'; then
 	echo "PC-NO-OOPS"
 	poweroff -f -n

@@ -144,6 +144,8 @@ MARKERS = (
            'the module refused to arm the points: nothing ran'),
     Marker('PC-TRIGGER-REFUSED', '', ('out',), (_VM,), (_RV, _RR),
            'the trigger file refused the write: nothing ran'),
+    Marker('PC-GDB-WAIT', '', ('out', 'kmsg'), (_VM,), (_VM_WATCH,),
+           '--gdb: the run is over, and the guest stays up for the debugger'),
     Marker('PC-MODULE-FAILED', 'NAME ERROR', ('out',), (_VM,), (_RV,),
            "insmod refused the user's --module NAME: nothing was armed, nothing ran"),
     Marker('PC-WHY', 'KERNEL-LINE', ('out',), (_VM,), (_RV, _RR),

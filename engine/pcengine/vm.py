@@ -23,6 +23,7 @@ import contextlib
 import os
 import shutil
 import signal
+import socket
 import subprocess
 import sys
 import tempfile
@@ -41,9 +42,9 @@ class Watcher(threading.Thread):
     the start marker and the first crash line after it (the kernel's
     words for it, not the hit: a lockup is reported seconds after)."""
 
-    def __init__(self, console_log, events):
+    def __init__(self, console_log, events, gdb=False):
         super().__init__(daemon=True)
-        self.console_log, self.events = console_log, events
+        self.console_log, self.events, self.gdb = console_log, events, gdb
         self.done = threading.Event()
         open(events, 'w').close()
 
@@ -54,7 +55,7 @@ class Watcher(threading.Thread):
     def run(self):
         """The console read on from where the last look ended, a whole
         line at a time, every 0.2 s."""
-        begun, offset, partial = False, 0, b''
+        begun, crashed, offset, partial = False, False, 0, b''
         while not self.done.wait(0.2):
             try:
                 with open(self.console_log, 'rb') as f:
@@ -68,8 +69,16 @@ class Watcher(threading.Thread):
                 if not begun and 'PC-RUN-BEGIN' in line:
                     self._note('begin')
                     begun = True
-                if begun and console.FATAL_RE.search(line):
+                if begun and not crashed and console.FATAL_RE.search(line):
                     self._note('crash')
+                    crashed = True
+                    if not self.gdb:
+                        return
+                # --gdb: say when the guest is there for the debugger.
+                if self.gdb and ('PC-GDB-WAIT' in line or 'Kernel panic - not syncing' in line):
+                    log('the guest waits for gdb: %s; Ctrl-C ends the run'
+                        % ('its run is over' if 'PC-GDB-WAIT' in line else
+                           'it stays in its panic (panic=0)'))
                     return
 
 
@@ -108,6 +117,8 @@ def write_root(o, r, work):
     shutil.copy(os.path.join(ROOT, 'guest', 'vm.sh'), os.path.join(root, 'cases', 'vm.sh'))
     arms = kernels.fill_case(r.arch, ''.join(a + '\n' for a in o.arms).encode()).decode()
     files = {'arm': arms, 'trigger': o.trigger + '\n' if o.trigger else ''}
+    if o.gdb:
+        files['gdb'] = ''
     if o.run:
         files['run.sh'] = o.run + '\n'
     if o.shell:
@@ -150,6 +161,43 @@ def user_modules(o, r):
         o.files.append('%s:/pc/modules/%02d-%s' % (m, i, os.path.basename(m)))
 
 
+def gdb_port(env):
+    return env.get('PC_GDB_PORT') or '1234'
+
+
+def gdb_port_free(env):
+    """--gdb's port, checked free before QEMU takes it: QEMU would exit at
+    once, and the run would look like a guest that did nothing."""
+    with socket.socket() as s:
+        try:
+            s.bind(('127.0.0.1', int(gdb_port(env))))
+        except (OSError, ValueError) as e:
+            raise SetupError('--gdb: 127.0.0.1:%s: %s (PC_GDB_PORT picks another port)'
+                             % (gdb_port(env), getattr(e, 'strerror', None) or e))
+
+
+def gdb_line(env, r):
+    """What --gdb says before the guest starts: where its stub listens,
+    and the vmlinux with symbols if --bt fetched it."""
+    vmlinux = os.path.join(cache_of(env), 'dbg', 'vmlinux-' + r.rel)
+    sym = vmlinux if os.path.isfile(vmlinux) else \
+        'VMLINUX (with symbols: --kdump --bt fetches Debian\'s -dbg once)'
+    return ("+ gdb: QEMU's stub on 127.0.0.1:%s: gdb %s -ex 'target remote 127.0.0.1:%s'; "
+            'the guest stays up after the command; Ctrl-C ends the run' % (gdb_port(env), sym,
+                                                                           gdb_port(env)))
+
+
+@contextlib.contextmanager
+def gdb_session():
+    """Ctrl-C ends QEMU (its own handler), not the runner: the report
+    and the verdict follow, from what the guest printed."""
+    old = signal.signal(signal.SIGINT, lambda signum, frame: None)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, old)
+
+
 def boot_line(extra):
     """The boot line as shown: spaces squeezed, ends trimmed."""
     return ' '.join(extra.split())
@@ -166,7 +214,9 @@ def guest_options(o, r, work, env, boot, smp, pstore, timeout, qemu_extra):
         opts += ['--read-ramoops', r.ramoops_region]
     elif pstore == '1':
         extra += ' panic=1'
-    restore = not o.shell and not o.kdump and (env.get('PC_SNAPSHOT') or '1') == '1'
+    # --gdb boots: one QEMU, the run's, holds the stub (a save's guest would too).
+    restore = not o.shell and not o.kdump and not o.gdb and \
+        (env.get('PC_SNAPSHOT') or '1') == '1'
     if restore:
         cache = env.get('PC_SNAPSHOT_CACHE') or os.path.join(cache_of(env), 'vm-snapshots')
         opts += ['--initrd', os.path.join(env['PC_OUT'], r.rel, 'initramfs-base.cpio'),
@@ -240,6 +290,11 @@ def run(argv, program, work, t0, seen):
     # (--pstore-boot) a second boot prints it; kdump keeps none.
     pstore = '1' if o.pstore_boot else 'ram'
     qemu_extra = env.get('PC_QEMU_EXTRA', '')
+    if o.gdb:
+        gdb_port_free(env)
+        qemu_extra += ' -gdb tcp:127.0.0.1:%s' % gdb_port(env)
+        # A panic stays where it happened, for the debugger.
+        boot += ' panic=0'
     # What is built under OUT/REL, to the guest's initrd in WORK.
     with vm_build.release_lock(env['PC_OUT'], r.rel):
         with waiting.still('building provoke_crash for ' + r.rel):
@@ -248,6 +303,9 @@ def run(argv, program, work, t0, seen):
         if kd:
             boot, qemu_extra = kd.prepare(boot, qemu_extra)
             pstore = '0'
+    if o.gdb:
+        # No reset comes (panic=0) for the host to read ramoops at.
+        pstore = '0'
     if pstore != '0':
         why = initramfs.ramoops_absent(r.host, r.rel)
         if why:
@@ -257,7 +315,7 @@ def run(argv, program, work, t0, seen):
     env['PC_ACCEL'], why = pick_accel(env, r)
     log('accelerator: %s (%s)' % (env['PC_ACCEL'], why))
     timeout = int(o.timeout) if o.timeout else (
-        240 if kd and r.arch == 'arm64' else 0 if o.shell else 120)
+        240 if kd and r.arch == 'arm64' else 0 if o.shell or o.gdb else 120)
     say('=== in the guest (%s, %s, %d vCPU%s)' % (r.rel, env['PC_ACCEL'], smp,
                                                   's' if smp > 1 else ''))
     for line in arms.splitlines():
@@ -270,10 +328,12 @@ def run(argv, program, work, t0, seen):
         say('+ run: ' + o.run)
     if o.shell:
         say("+ shell on the console ('exit' ends it, Ctrl-A x kills the guest)")
+    if o.gdb:
+        say(gdb_line(env, r))
     if boot.strip():
         say('+ boot: ' + boot_line(boot))
     log('starting the guest; timeout %s' % ('%ds' % timeout if timeout else 'none'))
-    watcher = Watcher(os.path.join(work, 'console.log'), os.path.join(work, 'events'))
+    watcher = Watcher(os.path.join(work, 'console.log'), os.path.join(work, 'events'), o.gdb)
     watcher.start()
     # A guest saved after the module's load, cached per kernel, module
     # build and boot line, serves every run but a shell's (a terminal)
@@ -282,7 +342,8 @@ def run(argv, program, work, t0, seen):
     g = guest_options(o, r, work, env, boot, smp, pstore, timeout, qemu_extra)
     try:
         # Not on a --shell's terminal: the user is typing there.
-        with waiting.still('in the guest') if not o.shell else contextlib.nullcontext():
+        with waiting.still('in the guest') if not o.shell else contextlib.nullcontext(), \
+                gdb_session() if o.gdb else contextlib.nullcontext():
             rc = guest.run(g) % 256
     finally:
         watcher.done.set()

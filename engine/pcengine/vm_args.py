@@ -23,7 +23,8 @@ DEFAULT_RUN = 'pc-guest hit getppid 1'
 # Options that take a value, and the flags.
 VALUED = ('--kernel', '--kdir', '--arm', '--trigger', '--run', '--file', '--module', '--smp',
           '--boot', '--timeout', '--keep')
-FLAGS = ('--shell', '--timing', '--pstore-boot', '--kdump', '--bt', '--list-types', '--json')
+FLAGS = ('--shell', '--timing', '--pstore-boot', '--kdump', '--bt', '--list-types', '--json',
+         '--gdb')
 
 USAGE_TEXT = '''\
 usage: provoke-crash-vm [--kernel SERIES | --kernel IMAGE --kdir DIR]
@@ -32,7 +33,7 @@ usage: provoke-crash-vm [--kernel SERIES | --kernel IMAGE --kdir DIR]
                         [--module FILE.ko...]
                         [--smp N] [--boot ARGS] [--timeout SECONDS]
                         [--keep DIR] [--timing] [--pstore-boot | --kdump [--bt]]
-                        [--json]
+                        [--json] [--gdb]
        provoke-crash-vm --list-types
 
   --kernel   Debian kernel series: 6.1 (default), 6.12 (x86-64 cloud
@@ -83,6 +84,10 @@ usage: provoke-crash-vm [--kernel SERIES | --kernel IMAGE --kdir DIR]
              --kdump on arm64; none for --shell)
   --keep     copy the console and output logs into DIR
   --timing   print the build, boot (or restore), crash and pstore times
+  --gdb      QEMU's gdb stub on 127.0.0.1:1234 (PC_GDB_PORT): the guest
+             stays up after your command or its crash (panic=0, no
+             timeout) for gdb's 'target remote'; Ctrl-C ends the run,
+             and the report follows
   --json     print the verdict as one JSON object instead of the report
              (what was asked, status and verdict, the points' counters,
              the hit credited, the crash's lines, call trace, pstore's
@@ -138,6 +143,7 @@ class Options:
         self.arms, self.files, self.modules = [], [], []
         self.run_set = self.shell = self.timing = self.kdump = False
         self.list_types = self.bt = self.pstore_boot = self.help = self.json = False
+        self.gdb = False
 
 
 def parse(argv):
@@ -233,6 +239,9 @@ def check_conflicts(o, stdin_is_tty):
         (o.kdump and o.pstore_boot, '--pstore-boot and --kdump do not go together (kdump '
          'proves the crash instead of pstore)'),
         (o.shell and not stdin_is_tty, '--shell needs a terminal on stdin'),
+        (o.gdb and (o.kdump or o.shell or o.pstore_boot), '--gdb goes with a run, not '
+         '--kdump (the capture kernel would replace the one you debug), --pstore-boot or '
+         '--shell'),
         (o.json and (o.shell or o.list_types), '--json goes with a run, not --shell or '
          '--list-types'),
     )

@@ -13,35 +13,21 @@ is the bench's: PC_OUT, PC_CASES, PC_STEP_KERNELS, PC_KDUMP_CRASH.
 """
 
 import hashlib
-import json
 import os
 import re
 import subprocess
 import sys
 
-from . import (ROOT, SetupError, build, builtkernel, kernels, log, runner_json, scope,
-               vmcases_host, waiting, write_lines)
+from . import (ROOT, SetupError, builtkernel, kernels, log, scope, vmcases_host, vmcases_tools,
+               write_lines)
 from .console import lines_of
 from .kernels import out_of
-from .vmcases_host import RUNNER
+from .vmcases_host import RUNNER, missing
 
 # What a passing case shows of its log.
-SHOWN_RE = re.compile(r'^\+ |^=== call trace .reliable frames, one|kretprobe.s return address|^# waiting for |^# still |did you mean|write @sys@|hits=|^note: |^  provoke_crash: |^# time|^runs: |^pc-vm# .|^ok 1 ')
+SHOWN_RE = re.compile(r'^\+ |^gdb stub answered|^# the guest waits for gdb|^=== call trace .reliable frames, one|kretprobe.s return address|^# waiting for |^# still |did you mean|write @sys@|hits=|^note: |^  provoke_crash: |^# time|^runs: |^pc-vm# .|^ok 1 ')
 REPRO_C = ('#include <stdio.h>\n#include <unistd.h>\nint main(void)\n{\n'
            '\tprintf("repro: %d\\n", (int)getppid());\n\treturn 0;\n}\n')
-
-
-def missing(text, patterns):
-    """Why TEXT fails PATTERNS (EREs a line each; one that starts with !
-    must not appear), or ''."""
-    lines = lines_of(text)
-    for pat in patterns.split('\n'):
-        if pat.startswith('!'):
-            if any(re.search(pat[1:], line) for line in lines):
-                return 'unexpected in its output: ' + pat[1:]
-        elif not any(re.search(pat, line) for line in lines):
-            return 'missing in its output: ' + pat
-    return ''
 
 
 def shown(name, text):
@@ -207,9 +193,10 @@ the kernel crashed from DIRECT, not at an armed point: EXCEPTION \(null_derefere
 the kernel survived''' % hashlib.sha256(data).hexdigest(),
                        '--kernel', first, '--file', large, '--run', 'sha256sum /root/vm-large.bin')
             os.unlink(large)
-        self.waits_said(first)
-        self.json_verdict(first)
-        self.user_module(first)
+        vmcases_tools.waits_said(self, first)
+        vmcases_tools.json_verdict(self, first)
+        vmcases_tools.user_module(self, first)
+        vmcases_tools.gdb_stub(self, first)
         # The trace summary at %return names the real caller, on the
         # first and the last x86-64 series: the kernel's own line there
         # names the byte before the kretprobe's trampoline.
@@ -284,85 +271,6 @@ provoke-crash-vm: timed out after 20s$''',
                    '--kernel', first, '--arm', '@sys@getpgid report', '--run', 'sleep 600',
                    '--timeout', '20')
         self.bench_kernel_files(first)
-
-    def user_module(self, series):
-        """--module: the race example's module, built for SERIES, loaded
-        before arming, and a point on its function fires; one whose
-        vermagic names another release is refused on the host."""
-        if not self.wanted('module_own') and not self.wanted('module_other_release'):
-            return
-        host = kernels.Host(dict(self.env, PC_OUT=self.build_dir))
-        ko = build.test_module(host, host.kernel_release(series), 'race')
-        ctl = '/sys/kernel/debug/pc-race/ctl'
-        self.check('module_own', 0, r'''^module: pc_race.ko loaded$
-^pc_race:pc_race_copy null_dereference|provoke_crash: pc_race:pc_race_copy: null_dereference: 
-the kernel crashed as asked: null_dereference''',
-                   '--kernel', series, '--module', ko,
-                   '--arm', 'pc_race:pc_race_copy null_dereference',
-                   '--run', 'echo alloc >%s; echo read >%s' % (ctl, ctl))
-        other = os.path.join(self.results, 'vm-other.ko')
-        with open(other, 'wb') as f:
-            f.write(b'\x7fELF\0license=GPL\0vermagic=9.9.9-other SMP mod_unload \0')
-        self.check('module_other_release', 2, r'''^provoke-crash-vm: --module '.*/vm-other.ko': built for 9.9.9-other, and the guest runs ''',
-                   '--kernel', series, '--module', other)
-
-    def json_verdict(self, series):
-        """--json: stdout is one object that meets runner_json's schema
-        and says what the kernel printed (the default point's crash)."""
-        name = 'json_verdict'
-        if not self.wanted(name):
-            return
-        env = dict(self.env, PC_OUT=self.build_dir,
-                   PC_SNAPSHOT_CACHE=os.path.join(self.build_dir, 'snapshots'))
-        p = subprocess.run([RUNNER, '--kernel', series, '--json'], env=env,
-                           stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
-        text = p.stdout.decode('utf-8', 'surrogateescape')
-        try:
-            doc = json.loads(text)
-        except ValueError as e:
-            self.result(name, 'stdout is not one JSON object: %s' % e, text)
-            return
-        facts = (
-            (p.returncode == 0, 'exit status %d, expected 0' % p.returncode),
-            (not runner_json.validate(doc, runner_json.SCHEMA),
-             runner_json.validate(doc, runner_json.SCHEMA)),
-            (doc['verdict'] == 'crashed', 'verdict %s' % doc['verdict']),
-            ((doc['hit'] or {}).get('type') == 'null_dereference', 'hit %s' % doc['hit']),
-            ((doc['crash'] or {}).get('line', '').startswith('BUG: kernel NULL pointer'),
-             'crash %s' % doc['crash']),
-            (any(p['fired'] == 1 for p in doc['points']), 'no point fired once'),
-            (any(r['holds_report'] for r in doc['pstore']), 'no pstore record holds it'),
-        )
-        why = next((w for ok, w in facts if not ok), '')
-        shown = ['verdict: %s (%d): %s' % (doc['verdict'], doc['status'], doc['summary'])]
-        shown += ['point: ' + p['line'] for p in doc['points']]
-        shown += ['pstore: %(name)s %(header)s, %(lines)d lines' % r for r in doc['pstore']]
-        self.result(name, why, ''.join(x + '\n' for x in shown) if not why else text)
-
-    def waits_said(self, series):
-        """A run that waits for another's lock says so, and whose, at
-        once: this case holds SERIES' release lock, as another run's
-        build would, until the runner's line comes, then lets it go."""
-        name = 'waits_said'
-        if not self.wanted(name):
-            return
-        rel = kernels.Host(self.env).kernel_release(series)
-        env = dict(self.env, PC_OUT=self.build_dir,
-                   PC_SNAPSHOT_CACHE=os.path.join(self.build_dir, 'snapshots'))
-        with open(os.path.join(self.build_dir, rel + '.lock'), 'a+') as lock:
-            waiting.take(lock, 'the waits_said case')
-            p = subprocess.Popen([RUNNER, '--kernel', series, '--arm', '@sys@getppid report'],
-                                 env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
-            text = ''
-            for line in iter(p.stdout.readline, b''):
-                text += line.decode('utf-8', 'surrogateescape')
-                if 'waiting for another run' in text:
-                    break
-        text += p.communicate()[0].decode('utf-8', 'surrogateescape')
-        why = 'exit status %d, expected 5' % p.returncode if p.returncode != 5 else missing(
-            text, r'''^# waiting for another run to finish with %s.lock \(PID %d, since [0-9:]{8}, the waits_said case\)$
-reported as asked''' % (re.escape(rel), os.getpid()))
-        self.result(name, why, text)
 
     def file_repro(self, series):
         """A reproducer built here, copied in with --file; the command,

@@ -18,6 +18,19 @@ from . import ROOT, engine_env, kernels
 
 RUNNER = os.path.join(ROOT, 'tools', 'provoke-crash-vm')
 
+
+def missing(text, patterns):
+    """Why TEXT fails PATTERNS (EREs a line each; one that starts with !
+    must not appear), or ''."""
+    lines = lines_of(text)
+    for pat in patterns.split('\n'):
+        if pat.startswith('!'):
+            if any(re.search(pat[1:], line) for line in lines):
+                return 'unexpected in its output: ' + pat[1:]
+        elif not any(re.search(pat, line) for line in lines):
+            return 'missing in its output: ' + pat
+    return ''
+
 # Mistakes the runner must catch on the host, before it builds or boots
 # anything: each exits 2 with one line that names it, nothing built.
 BAD_OPTIONS = (

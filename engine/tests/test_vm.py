@@ -37,8 +37,8 @@ TABLE = {
 
 
 def options(**kw):
-    o = argparse.Namespace(boot='', shell=False, kdump=False, arms=[], trigger='', run='',
-                           files=[])
+    o = argparse.Namespace(boot='', shell=False, kdump=False, gdb=False, arms=[], trigger='',
+                           run='', files=[])
     vars(o).update(kw)
     return o
 
