@@ -8,7 +8,8 @@ here from the table's context and fate alone, and checked against what
 the kernel printed:
 
 refused
-    the write fails with EINVAL and its one log line;
+    the write fails with EINVAL and its one log line (EOPNOTSUPP in a
+    guest of one CPU, for a type that needs a second);
 missed
     the hit counts as missed, with the reason logged;
 fired
@@ -24,8 +25,8 @@ crash cheap) or ``full``; with ``sample`` or ``kernels``, a sample of
 commit: another sample each commit, the same on every run).  The other
 cells are batched, one case per path, point kind and boot line: one
 guest per path for a boot line with many cells, one for every path
-otherwise.  A type that needs a second CPU is in the batches where it
-does not run (refused, missed); where it fires, its guest has 2 vCPUs.
+otherwise.  A type that needs a second CPU is refused in
+the batches, which have one; where it fires, its guest has 2 vCPUs.
 A type that reports each place once a boot (the fortify, bounds and
 overflow categories) fires once per kind of point in its path's guest.
 The cells with a second CPU in the same path (every scope but
@@ -53,6 +54,10 @@ SCOPES = ('sample', 'first', 'kernels', 'full')
 
 Outcome = collections.namedtuple('Outcome', 'what need here', defaults=('', ''))
 REFUSED = Outcome('refused')
+# A type that needs a second CPU, in a guest of one: refused everywhere
+# (pc_type_check_machine()); its cells on two CPUs are matrix_smp's and
+# the fatal cases'.
+ONE_CPU = Outcome('refused', 'a second CPU')
 FIRED = Outcome('fired')
 
 # What takes a fatal cell's guest down is in its header; a batch may
@@ -176,6 +181,10 @@ def prologue(path, kind):
 
 def cell_checks(name, outcome, pats):
     """A batch cell's header lines."""
+    if outcome == ONE_CPU:
+        return ['# expect-out: ^T %s refused: write: error EOPNOTSUPP' % name,
+                '# expect-out: ^T %s log: .*crashpoints: %s: %s needs a second CPU to be seen, '
+                'and only one is online' % (name, ANY_PLACE, name)]
     if outcome.what == 'refused':
         return ['# expect-out: ^T %s refused: write: error EINVAL' % name,
                 '# expect-out: ^T %s log: .*crashpoints: %s: %s (cannot run in|needs a path in)'
@@ -306,11 +315,9 @@ def matrix_cases(kernel, rows, scope='first', seed='none', fatal_sample=4):
                     fatal.append((path, kind, row, needs.smp, needs.boot))
                     continue
                 # A batch guest has one CPU; the boot line is for where
-                # the type runs: a second CPU's type never runs in one.
+                # the type runs: a second CPU's type is refused in one.
                 if needs.smp != 1:
-                    if outcome.what == 'fired':
-                        continue
-                    boot = ''
+                    outcome, boot = ONE_CPU, ''
                 else:
                     boot = needs.boot
                 batches.setdefault((path, kind, boot), []).append((row.name, outcome))

@@ -1,5 +1,5 @@
 # generated crash-point matrix: path nmi, entry points
-# boot: pc_matrix=nmi
+# boot:
 # batch-ok
 # reject: Kernel panic|Oops|kernel BUG|provoke_crash: FAIL:|soft lockup|sleeping function|scheduling while atomic
 # expect-out: ^T report listing: pc_paths:pc_target_[a-z]+(\+0x[0-9a-f]+|%return)? report times=-1 hits=1 filtered=0 fired=[01] missed=[01] context=
@@ -10,8 +10,8 @@
 # expect: (Call Trace:|XFAIL: report: )
 # expect-out: ^T oops_softirq_context listing: pc_paths:pc_target_[a-z]+(\+0x[0-9a-f]+|%return)? oops_softirq_context times=-1 hits=1 filtered=0 fired=0 missed=1 context=
 # expect-out: ^T oops_softirq_context log: .*crashpoints: pc_paths:pc_target_[a-z]+(\+0x[0-9a-f]+|%return)?: oops_softirq_context missed: it needs preempt context at most, and the path is in nmi context here
-# expect-out: ^T rcu_stall listing: pc_paths:pc_target_[a-z]+(\+0x[0-9a-f]+|%return)? rcu_stall times=-1 hits=1 filtered=0 fired=0 missed=1 context=
-# expect-out: ^T rcu_stall log: .*crashpoints: pc_paths:pc_target_[a-z]+(\+0x[0-9a-f]+|%return)?: rcu_stall missed: it needs atomic context at most, and the path is in nmi context here
+# expect-out: ^T rcu_stall refused: write: error EOPNOTSUPP
+# expect-out: ^T rcu_stall log: .*crashpoints: pc_paths:pc_target_[a-z]+(\+0x[0-9a-f]+|%return)?: rcu_stall needs a second CPU to be seen, and only one is online
 C=$D/crashpoints
 insmod /pc_paths.ko 2>/dev/null
 target=pc_paths:pc_target_nmi
