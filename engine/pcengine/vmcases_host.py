@@ -58,6 +58,14 @@ BAD_OPTIONS = (
     ('--file /nonexistent/repro', "no file '/nonexistent/repro'"),
     ('--shell', '--shell needs a terminal'),
     ('--arm', '--arm needs a value'),
+    # Issue 42's frictions 6 and 7: the module's words, before a guest.
+    ("--arm 'vfs_read bugon arg3 > 100'", "'arg3': write each condition as one word"),
+    ("--arm 'vfs_read bugon arg0>1'", "'arg0>1': the arguments are arg1 to arg6"),
+    ("--arm 'vfs_read bugon arg7>1'", "'arg7>1': the arguments are arg1 to arg6"),
+    ("--arm 'vfs_read bugon every=0'", 'every must be at least 1'),
+    ('--trigger SOFTLOCKUP', "'SOFTLOCKUP' is LKDTM's name for the crash type unreachable_loop"),
+    ('--gdb --kdump', '--gdb goes with a run, not --kdump'),
+    ('--module /etc/hostname', r"--module '/etc/hostname': give a FILE\.ko"),
 )
 HELP_HAS = ('after=N every=N', 'probability=P pid=N comm=NAME cpu=N', '%return',
             '--kernel IMAGE --kdir DIR', '4 the module', '5 a point of a report',

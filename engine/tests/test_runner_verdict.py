@@ -8,6 +8,7 @@ import io
 import os
 import subprocess
 import sys
+import types
 import unittest
 
 import fixtures
@@ -124,3 +125,31 @@ class Parser(unittest.TestCase):
         got = console.stretches('PC-PSTORE-BEGIN a\nx\nPC-PSTORE-END\nPC-PSTORE-BEGIN b\ny\n',
                                 'PC-PSTORE-BEGIN', 'PC-PSTORE-END')
         self.assertEqual(got, [('a', ['x'], True), ('b', ['y'], False)])
+
+
+class Credit(unittest.TestCase):
+    """Issue 42's third friction: a report's hit is a hit, not a crash,
+    and each note is said once."""
+    TABLE = {'report': ['report', 'bugs', 'atomic', 'report'],
+             'bugon': ['bugon', 'bugs', 'atomic', 'oops']}
+
+    def scan(self, *hits):
+        found = [runner_verdict.Hit(i, 'vfs_read', t, 'init', '1', 'run', None)
+                 for i, t in enumerate(hits)]
+        return types.SimpleNamespace(hits=found, lines=[], crash=None, crash_pid=None,
+                                     fail=None)
+
+    def test_a_report_in_pid_1_is_the_runners_hit_said_once(self):
+        lines, status = runner_verdict.verdict(self.scan('report', 'report'), [], self.TABLE,
+                                               '0', '120')
+        self.assertEqual(status, runner_verdict.SURVIVED)
+        self.assertEqual(lines, [
+            "note: not credited: vfs_read report hit by the runner's own shell (PID 1), not "
+            "your command; narrow the point with comm= or pid=",
+            "provoke-crash-vm: the kernel survived your command (the hit came from the "
+            "runner's own steps, see the note)"])
+
+    def test_a_crash_among_them_is_called_so(self):
+        lines, _ = runner_verdict.verdict(self.scan('report', 'bugon'), [], self.TABLE, '0',
+                                          '120')
+        self.assertIn('(the crash came from', lines[-1])
