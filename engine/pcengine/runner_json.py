@@ -15,7 +15,7 @@ import json
 import os
 import re
 
-from . import console, runner_report, runner_verdict
+from . import runner_report, runner_verdict
 
 VERSION = 1
 VERDICTS = ('crashed', 'survived', 'usage', 'timeout', 'refused', 'reported', 'setup',
@@ -117,16 +117,11 @@ def _hit(hit):
 
 
 def _pstore(out_text, first_line):
-    records = []
-    for name, lines, closed in console.stretches(out_text, 'PC-PSTORE-BEGIN', 'PC-PSTORE-END'):
-        lines = [console.strip_kernel_prefix(x) for x in lines]
-        while lines and lines[-1] == '' and not closed:
-            lines.pop()
-        # Counted as the report counts a record: its markers too.
-        records.append({'name': name, 'header': lines[0] if lines else '',
-                        'lines': len(lines) + 1 + bool(closed),
-                        'holds_report': first_line is not None and first_line in lines})
-    return records
+    """The records as the report reads them (runner_report.pstore_records):
+    their sizes count the markers too."""
+    return [{'name': name, 'header': record[1] if len(record) > 1 else '',
+             'lines': len(record), 'holds_report': first_line is not None and first_line in record}
+            for name, record in runner_report.pstore_records(out_text)]
 
 
 def from_run(run):

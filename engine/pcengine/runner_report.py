@@ -166,17 +166,27 @@ def guest_output(out):
     return shown
 
 
-def pstore(out_text, first_line):
-    """Each ramoops record: its name, header and size, and either that it
-    holds the report above (FIRST_LINE: the report's first line) and its
-    crash lines, or its last lines.  The report is not printed again."""
-    shown = []
+def pstore_records(out_text):
+    """Each ramoops record as (NAME, its lines): its markers, its lines
+    without the kernel's prefixes, no trailing empty line; its header is
+    the second line, if it has one."""
+    records = []
     for name, lines, closed in console.stretches(out_text, 'PC-PSTORE-BEGIN', 'PC-PSTORE-END'):
         record = ['PC-PSTORE-BEGIN ' + name] + [console.strip_kernel_prefix(line) for line in lines]
         if closed:
             record.append('PC-PSTORE-END')
         while len(record) > 1 and record[-1] == '':
             record.pop()
+        records.append((name, record))
+    return records
+
+
+def pstore(out_text, first_line):
+    """Each ramoops record: its name, header and size, and either that it
+    holds the report above (FIRST_LINE: the report's first line) and its
+    crash lines, or its last lines.  The report is not printed again."""
+    shown = []
+    for name, record in pstore_records(out_text):
         head = '%s: %s, %d lines; ' % (name, record[1] if len(record) > 1 else '', len(record))
         if first_line is not None and first_line in record:
             shown.append(head + 'it holds the report above, from: ' + first_line)

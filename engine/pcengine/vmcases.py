@@ -81,11 +81,15 @@ class Cases:
     def skip(self, name, why):
         write_lines(self.result_file, ['ok vm/%s # SKIP %s' % (name, why)], 'a')
 
+    def runner_env(self, **more):
+        """The runner's environment: its builds and saved guests in the
+        bench's tree, apart from the user's cache; MORE besides."""
+        return dict(self.env, PC_OUT=self.build_dir,
+                    PC_SNAPSHOT_CACHE=os.path.join(self.build_dir, 'snapshots'), **more)
+
     def runner(self, args, prefix=(), unset=(), **kw):
-        """The runner as a user runs it, its saved guests in the bench's
-        tree, apart from the user's cache: (status, output)."""
-        env = dict(self.env, PC_OUT=self.build_dir,
-                   PC_SNAPSHOT_CACHE=os.path.join(self.build_dir, 'snapshots'))
+        """The runner as a user runs it (runner_env()): (status, output)."""
+        env = self.runner_env()
         for name in unset:
             env.pop(name, None)
         r = subprocess.run(list(prefix) + [RUNNER] + list(args), env=env, stdin=kw.get('stdin'),

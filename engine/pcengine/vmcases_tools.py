@@ -42,8 +42,7 @@ def json_verdict(cases, series):
     name = 'json_verdict'
     if not cases.wanted(name):
         return
-    env = dict(cases.env, PC_OUT=cases.build_dir,
-               PC_SNAPSHOT_CACHE=os.path.join(cases.build_dir, 'snapshots'))
+    env = cases.runner_env()
     p = subprocess.run([RUNNER, '--kernel', series, '--json'], env=env,
                        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
     text = p.stdout.decode('utf-8', 'surrogateescape')
@@ -77,8 +76,7 @@ def waits_said(cases, series):
     if not cases.wanted(name):
         return
     rel = kernels.Host(cases.env).kernel_release(series)
-    env = dict(cases.env, PC_OUT=cases.build_dir,
-               PC_SNAPSHOT_CACHE=os.path.join(cases.build_dir, 'snapshots'))
+    env = cases.runner_env()
     with open(os.path.join(cases.build_dir, rel + '.lock'), 'a+') as lock:
         waiting.take(lock, 'the waits_said case')
         p = subprocess.Popen([RUNNER, '--kernel', series, '--arm', '@sys@getppid report'],
@@ -104,7 +102,7 @@ def gdb_stub(cases, series):
     if not cases.wanted(name):
         return
     port = '12%03d' % (os.getpid() % 1000)
-    env = dict(cases.env, PC_OUT=cases.build_dir, PC_GDB_PORT=port)
+    env = cases.runner_env(PC_GDB_PORT=port)
     p = subprocess.Popen([RUNNER, '--kernel', series, '--gdb'], env=env, start_new_session=True,
                          stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
     text, reply = '', b''
